@@ -270,7 +270,10 @@ mod tests {
     fn clockwise_matches_geometry() {
         // Rotating the minos by 90 degrees clockwise on screen (y down): (x, y) -> (-y, x).
         for o in Orientation::ALL {
-            if matches!(o.kind(), PieceKind::O | PieceKind::I | PieceKind::S | PieceKind::Z) {
+            if matches!(
+                o.kind(),
+                PieceKind::O | PieceKind::I | PieceKind::S | PieceKind::Z
+            ) {
                 continue;
             }
             let mut rotated: Vec<(i8, i8)> = o.minos().iter().map(|&(x, y)| (-y, x)).collect();
