@@ -25,7 +25,7 @@ pub enum TraceError {
         source: std::io::Error,
     },
     /// Not gzip data, or the compressed stream is damaged or cut short.
-    #[error("{path}: line {line}: not a readable gzip stream ({msg})")]
+    #[error("{path}: line {line}: {msg}")]
     Gzip {
         /// File.
         path: String,
@@ -218,15 +218,42 @@ impl Trace {
     /// Reads and parses a `.jsonl.gz` trace file.
     pub fn read(path: &Path) -> Result<Trace, TraceError> {
         let name = path.display().to_string();
-        let file = std::fs::File::open(path).map_err(|source| TraceError::Io {
+        let bytes = std::fs::read(path).map_err(|source| TraceError::Io {
             path: name.clone(),
             source,
         })?;
-        Trace::parse(&name, file)
+        Trace::parse(&name, &bytes[..])
     }
 
     /// Parses a gzip-compressed trace from a reader; `name` is used in error messages.
-    pub fn parse(name: &str, reader: impl Read) -> Result<Trace, TraceError> {
+    pub fn parse(name: &str, mut reader: impl Read) -> Result<Trace, TraceError> {
+        let mut magic = [0u8; 2];
+        let mut got = 0;
+        while got < 2 {
+            match reader.read(&mut magic[got..]) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) => {
+                    return Err(TraceError::Io {
+                        path: name.to_string(),
+                        source: e,
+                    })
+                }
+            }
+        }
+        if got == 0 {
+            return Err(TraceError::Empty {
+                path: name.to_string(),
+            });
+        }
+        if magic[..got] != [0x1f, 0x8b][..got] || got < 2 {
+            return Err(TraceError::Gzip {
+                path: name.to_string(),
+                line: 1,
+                msg: "not gzip data (the file does not start with the gzip magic bytes 1f 8b)".into(),
+            });
+        }
+        let reader = std::io::Cursor::new(magic).chain(reader);
         let gz = flate2::read::MultiGzDecoder::new(reader);
         let mut lines = BufReader::new(gz);
         let mut buf = String::new();
@@ -240,7 +267,7 @@ impl Trace {
                 Err(e) => Err(TraceError::Gzip {
                     path: name.to_string(),
                     line: line_no,
-                    msg: e.to_string(),
+                    msg: format!("damaged or truncated gzip stream ({e})"),
                 }),
             }
         };
@@ -515,6 +542,11 @@ pub fn compare(
 /// every frame except the mid-logic samples of lag frames; after `game_over` turns true only
 /// `game_over` is compared. Returns the first divergence, if any.
 pub fn replay(trace: &Trace) -> Result<Option<Divergence>, String> {
+    replay_with(trace, false)
+}
+
+/// [`replay`], optionally comparing only the fields the format requires ([`REQUIRED`]).
+pub fn replay_with(trace: &Trace, required_only: bool) -> Result<Option<Divergence>, String> {
     let mut game = trace.initial_game()?;
     let mut lag_next = false;
     for fr in &trace.frames {
@@ -529,7 +561,7 @@ pub fn replay(trace: &Trace) -> Result<Option<Divergence>, String> {
             lag_next = true;
             continue;
         }
-        if let Some((field, expected, got)) = compare(&fr.expected, &game.snapshot(), false) {
+        if let Some((field, expected, got)) = compare(&fr.expected, &game.snapshot(), required_only) {
             return Ok(Some(Divergence {
                 frame: fr.f,
                 field,
