@@ -45,7 +45,10 @@ impl InputModel {
 
     /// The mask as a string (`X.` for 30 Hz).
     pub fn mask_string(&self) -> String {
-        self.mask.iter().map(|&b| if b { 'X' } else { '.' }).collect()
+        self.mask
+            .iter()
+            .map(|&b| if b { 'X' } else { '.' })
+            .collect()
     }
 }
 
@@ -59,7 +62,11 @@ impl FromStr for InputModel {
     type Err = InputModelError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim();
-        if let Ok(hz) = t.trim_end_matches("hz").trim_end_matches("Hz").parse::<u32>() {
+        if let Ok(hz) = t
+            .trim_end_matches("hz")
+            .trim_end_matches("Hz")
+            .parse::<u32>()
+        {
             return InputModel::hz(hz);
         }
         let mask: Option<Vec<bool>> = t
@@ -72,9 +79,7 @@ impl FromStr for InputModel {
             .collect();
         match mask {
             Some(m)
-                if !m.is_empty()
-                    && m[0]
-                    && !(0..m.len()).any(|i| m[i] && m[(i + 1) % m.len()]) =>
+                if !m.is_empty() && m[0] && !(0..m.len()).any(|i| m[i] && m[(i + 1) % m.len()]) =>
             {
                 Ok(InputModel { mask: m })
             }
@@ -90,7 +95,10 @@ mod tests {
     #[test]
     fn parses() {
         assert_eq!("30".parse::<InputModel>().unwrap().mask_string(), "X.");
-        assert_eq!("X..".parse::<InputModel>().unwrap(), InputModel::hz(20).unwrap());
+        assert_eq!(
+            "X..".parse::<InputModel>().unwrap(),
+            InputModel::hz(20).unwrap()
+        );
         assert!("XX".parse::<InputModel>().is_err());
         assert!("X.X".parse::<InputModel>().is_err());
         assert!("25".parse::<InputModel>().is_err());

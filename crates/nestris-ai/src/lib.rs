@@ -2,8 +2,14 @@
 //! game's real timing (gravity, tap rate, reaction time).
 #![warn(missing_docs)]
 
+pub mod board;
+pub mod eval;
 pub mod input;
 pub mod player;
+pub mod search;
 
+pub use board::{Board, BoardError};
+pub use eval::{Evaluator, MoveSummary, Weights, WeightsError};
 pub use input::{InputModel, InputModelError};
 pub use player::{Ai, AiConfig, Decision, Placement};
+pub use search::{Search, Timing};

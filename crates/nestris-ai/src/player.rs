@@ -1,10 +1,22 @@
 //! The AI as a player: one controller byte per frame.
+//!
+//! When a piece spawns the player knows the board and the piece (it was the preview), but sees
+//! the new preview only `reaction` frames later. So it searches every lock of the current
+//! piece under real timing ([`Search`]), and for each lock the best follow-up of each of the
+//! seven possible next pieces ([`quick_placements`]). The inputs of the first `reaction`
+//! frames commit to a state of the search: the one whose reachable locks give the best
+//! expected cost over the next piece, weighted by the NES picker's exact conditional
+//! probabilities. When the preview is seen, it picks the best lock still reachable from that
+//! state for the piece that actually came.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use nestris_engine::{Game, Orientation};
+use nestris_engine::{Game, Orientation, PieceKind};
 
+use crate::board::Board;
+use crate::eval::{Evaluator, MoveSummary, Weights};
 use crate::input::InputModel;
+use crate::search::{quick_placements, ReachSet, Search, Timing};
 
 /// A lock position: orientation and the piece centre's column and row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -24,10 +36,12 @@ pub struct Decision {
     pub target: Placement,
     /// The evaluation of the chosen line (lower is better).
     pub cost: f64,
-    /// Controller bytes from the piece's first active frame on.
+    /// Controller bytes from the frame after the decision on (one per frame).
     pub plan: Vec<u8>,
-    /// Time the decision took.
+    /// Time the decision took (search and evaluation, both steps of a reaction split).
     pub elapsed: Duration,
+    /// Locks the search found for this piece.
+    pub placements: usize,
 }
 
 /// The AI's settings.
@@ -37,6 +51,11 @@ pub struct AiConfig {
     pub input: InputModel,
     /// Reaction time in frames.
     pub reaction: u32,
+    /// Evaluation weights.
+    pub weights: Weights,
+    /// How many of the current piece's locks (best first by a one-piece evaluation) are
+    /// looked at with the next piece.
+    pub beam: usize,
 }
 
 impl Default for AiConfig {
@@ -44,31 +63,463 @@ impl Default for AiConfig {
         AiConfig {
             input: InputModel::default(),
             reaction: 18,
+            weights: Weights::default(),
+            beam: 24,
         }
     }
 }
 
+/// The probability of each next piece (T J Z O S L I) given the current piece, under the NES
+/// picker with a uniformly random generator: 1/8 each for the six others from the first roll,
+/// plus the reroll (probability 2/8) spread over the seven with the current piece's
+/// orientation id mod 7 counted twice.
+pub fn next_piece_probabilities(current: PieceKind) -> [f64; 7] {
+    let id = current.spawn() as usize;
+    let mut p = [0.0; 7];
+    for (n, pn) in p.iter_mut().enumerate() {
+        if n != current as usize {
+            *pn += 1.0 / 8.0;
+        }
+        let reroll = if n == id % 7 { 2.0 } else { 1.0 } / 8.0;
+        *pn += 2.0 / 8.0 * reroll;
+    }
+    p
+}
+
+const TOP_OUT: f64 = 1.0e9;
+
+struct Pending {
+    search: Search,
+    commit_t: usize,
+    commit_node: usize,
+    reach: Vec<Vec<ReachSet>>,
+    v2: Vec<[f64; 7]>,
+    decide_at: usize,
+    started: Duration,
+}
+
 /// The AI player.
-#[derive(Clone, Debug)]
 pub struct Ai {
     cfg: AiConfig,
+    eval: Evaluator,
+    piece_id: Option<u8>,
+    spawn_fc: u16,
+    root_fc: u16,
+    plan: Vec<u8>,
+    expected: Vec<(i8, u8, i8)>,
+    pending: Option<Pending>,
     last: Option<Decision>,
+    scratch: Vec<(u8, i8, i8)>,
+    root: Root,
+    decisions: u64,
+}
+
+/// The state the current plan starts from.
+#[derive(Clone, Copy, Debug)]
+struct Root {
+    board: Board,
+    x: i8,
+    o: u8,
+    y: i8,
+    timing: Timing,
+}
+
+impl std::fmt::Debug for Ai {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ai")
+            .field("cfg", &self.cfg)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Clone for Ai {
+    fn clone(&self) -> Self {
+        Ai::new(self.cfg.clone())
+    }
+}
+
+fn lock_height(o: u8, y: i8) -> u32 {
+    let max_dy = nestris_engine::piece::MINOS[o as usize]
+        .iter()
+        .map(|m| m.1)
+        .max()
+        .unwrap_or(0);
+    (19 - (y as i32 + max_dy as i32)).max(0) as u32
 }
 
 impl Ai {
     /// A player with these settings.
     pub fn new(cfg: AiConfig) -> Ai {
-        Ai { cfg, last: None }
+        Ai {
+            eval: Evaluator::new(cfg.weights.clone()),
+            cfg,
+            piece_id: None,
+            spawn_fc: 0,
+            root_fc: 0,
+            plan: Vec::new(),
+            expected: Vec::new(),
+            pending: None,
+            last: None,
+            scratch: Vec::new(),
+            decisions: 0,
+            root: Root {
+                board: Board::new(),
+                x: 0,
+                o: 0,
+                y: 0,
+                timing: Timing::spawn(0),
+            },
+        }
     }
 
-    /// The controller byte to hold during the next frame, given the game before that frame.
-    pub fn next_input(&mut self, game: &Game) -> u8 {
-        let _ = (game, &self.cfg);
-        0
+    /// The settings.
+    pub fn config(&self) -> &AiConfig {
+        &self.cfg
+    }
+
+    /// How many decisions have been completed so far (one per piece, plus replans).
+    pub fn decision_count(&self) -> u64 {
+        self.decisions
     }
 
     /// The last decision made.
     pub fn last_decision(&self) -> Option<&Decision> {
         self.last.as_ref()
+    }
+
+    /// The controller byte to hold during the next frame, given the game after the last one.
+    pub fn next_input(&mut self, game: &Game) -> u8 {
+        if !game.piece_active() || game.paused() {
+            if !game.piece_active() {
+                self.plan.clear();
+                self.pending = None;
+            }
+            return 0;
+        }
+        let id = game.spawn_count;
+        let k = game.frame_counter.wrapping_sub(self.root_fc) as usize;
+        let deviated = self.piece_id == Some(id)
+            && k > 0
+            && self
+                .expected
+                .get(k - 1)
+                .is_some_and(|&(x, o, y)| (x as u8, o, y as u8) != (game.x, game.piece, game.y));
+        if self.piece_id != Some(id) {
+            self.piece_id = Some(id);
+            self.spawn_fc = game.frame_counter;
+            self.decide(game);
+        } else if deviated || (k >= self.plan.len() && self.pending.is_none()) {
+            self.decide(game);
+        }
+        let k = game.frame_counter.wrapping_sub(self.root_fc) as usize;
+        if let Some(p) = &self.pending {
+            if k >= p.decide_at {
+                self.finish_pending(game);
+            }
+        }
+        self.plan.get(k).copied().unwrap_or(0)
+    }
+
+    /// The best lock for the current piece with the preview known (for hints): no reaction
+    /// delay.
+    pub fn hint(&self, game: &Game) -> Option<Placement> {
+        if !game.piece_active() {
+            return None;
+        }
+        let mut ai = Ai::new(AiConfig {
+            reaction: 0,
+            ..self.cfg.clone()
+        });
+        ai.piece_id = Some(game.spawn_count);
+        ai.spawn_fc = game.frame_counter;
+        ai.decide(game);
+        ai.last.map(|d| d.target)
+    }
+
+    fn timing(game: &Game) -> Timing {
+        Timing {
+            level: game.level,
+            fall_timer: game.fall_timer,
+            ary: game.autorepeat_y,
+        }
+    }
+
+    /// Plans from the current frame on.
+    fn decide(&mut self, game: &Game) {
+        let started = Instant::now();
+        self.root_fc = game.frame_counter;
+        self.plan.clear();
+        self.expected.clear();
+        self.pending = None;
+        let board = Board::from_playfield(&game.playfield);
+        let Some(current) = game.active_piece() else {
+            return;
+        };
+        self.root = Root {
+            board,
+            x: game.x as i8,
+            o: game.piece,
+            y: game.y as i8,
+            timing: Self::timing(game),
+        };
+        let since_spawn = game.frame_counter.wrapping_sub(self.spawn_fc) as usize;
+        let wait = (self.cfg.reaction as usize).saturating_sub(since_spawn);
+        let search = Search::run(
+            &board,
+            game.x as i8,
+            game.piece,
+            game.y as i8,
+            Self::timing(game),
+            &self.cfg.input,
+            game.held,
+        );
+        if search.locks.is_empty() {
+            return;
+        }
+        let level = game.level;
+        // One-piece costs, to keep the best `beam` locks for the two-piece look.
+        let mut first: Vec<(f64, usize, Board, MoveSummary)> = search
+            .locks
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let mut b = board;
+                let lines = b.lock(l.o, l.x, l.y);
+                let mut m = MoveSummary::default();
+                m.add(0, lines, lock_height(l.o, l.y), level);
+                let c = if l.tops_out {
+                    TOP_OUT
+                } else {
+                    self.eval.cost(&b, &m)
+                };
+                (c, i, b, m)
+            })
+            .collect();
+        first.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let known_next = if wait == 0 {
+            game.next_piece().map(|o| o.kind())
+        } else {
+            None
+        };
+        let mut v2 = vec![[TOP_OUT * 2.0; 7]; search.locks.len()];
+        for (c1, i, b, m) in first.iter().take(self.cfg.beam.max(1)) {
+            if *c1 >= TOP_OUT {
+                continue;
+            }
+            for n in PieceKind::ALL {
+                if let Some(k) = known_next {
+                    if k != n {
+                        continue;
+                    }
+                }
+                v2[*i][n as usize] = self.best_follow_up(b, m, n, level);
+            }
+        }
+        let elapsed = started.elapsed();
+        if wait == 0 || search.layers.len() <= wait {
+            // Either the preview is already known, or the piece locks before it is seen.
+            let li = if let Some(n) = known_next {
+                argmin((0..search.locks.len()).map(|i| v2[i][n as usize]))
+            } else {
+                let p = next_piece_probabilities(current.kind());
+                argmin((0..search.locks.len()).map(|i| expected(&v2[i], &p)))
+            };
+            let cost = known_next.map_or_else(
+                || expected(&v2[li], &next_piece_probabilities(current.kind())),
+                |n| v2[li][n as usize],
+            );
+            self.plan = search.plan_to_lock(li);
+            self.finish(&search, li, cost, started);
+            return;
+        }
+        // Commit to a state at frame `wait`, or to a lock before it.
+        let p = next_piece_probabilities(current.kind());
+        let reach = search.reach_sets_from(wait);
+        let mut best: (f64, Option<usize>, Option<usize>) = (f64::INFINITY, None, None);
+        for (li, l) in search.locks.iter().enumerate() {
+            if (l.frame as usize) <= wait {
+                let v = expected(&v2[li], &p);
+                if v < best.0 {
+                    best = (v, None, Some(li));
+                }
+            }
+        }
+        for (ni, set) in reach[0].iter().enumerate() {
+            let mut v = 0.0;
+            for n in 0..7 {
+                let mut m = f64::INFINITY;
+                for (w, &bits) in set.iter().enumerate() {
+                    let mut b = bits;
+                    while b != 0 {
+                        let li = w * 64 + b.trailing_zeros() as usize;
+                        m = m.min(v2[li][n]);
+                        b &= b - 1;
+                    }
+                }
+                v += p[n] * m;
+            }
+            if v < best.0 {
+                best = (v, Some(ni), None);
+            }
+        }
+        match best {
+            (cost, None, Some(li)) => {
+                self.plan = search.plan_to_lock(li);
+                self.finish(&search, li, cost, started);
+            }
+            (_, Some(ni), _) => {
+                self.plan = search.plan_to_node(wait, ni);
+                self.expected = simulate(&self.root, &self.plan);
+                self.pending = Some(Pending {
+                    search,
+                    commit_t: wait,
+                    commit_node: ni,
+                    reach,
+                    v2,
+                    decide_at: wait,
+                    started: elapsed,
+                });
+            }
+            _ => {
+                // Nothing but top-outs: take the first lock.
+                self.plan = search.plan_to_lock(0);
+                self.finish(&search, 0, TOP_OUT, started);
+            }
+        }
+    }
+
+    /// The preview is now visible: choose among the locks reachable from the committed state.
+    fn finish_pending(&mut self, game: &Game) {
+        let Some(p) = self.pending.take() else {
+            return;
+        };
+        let started = Instant::now();
+        let n = game.next_piece().map(|o| o.kind() as usize).unwrap_or(0);
+        let set = p.reach[0][p.commit_node];
+        let mut best = (f64::INFINITY, usize::MAX);
+        for (w, &bits) in set.iter().enumerate() {
+            let mut b = bits;
+            while b != 0 {
+                let li = w * 64 + b.trailing_zeros() as usize;
+                if p.v2[li][n] < best.0 || (p.v2[li][n] == best.0 && li < best.1) {
+                    best = (p.v2[li][n], li);
+                }
+                b &= b - 1;
+            }
+        }
+        if best.1 == usize::MAX {
+            return;
+        }
+        if let Some(rest) = p
+            .search
+            .plan_from(p.commit_t, p.commit_node, best.1, &p.reach)
+        {
+            self.plan.truncate(p.commit_t);
+            self.plan.extend(rest);
+        }
+        // `finish` measures from `started`; add the first step's time.
+        let li = best.1;
+        let start_adj = started.checked_sub(p.started).unwrap_or(started);
+        self.finish(&p.search, li, best.0, start_adj);
+    }
+
+    fn finish(&mut self, search: &Search, li: usize, cost: f64, started: Instant) {
+        let l = search.locks[li];
+        // Expected positions after each planned frame, for deviation checks.
+        self.expected = simulate(&self.root, &self.plan);
+        self.decisions += 1;
+        self.last = Some(Decision {
+            target: Placement {
+                orientation: Orientation::ALL[l.o as usize],
+                x: l.x as u8,
+                y: l.y as u8,
+            },
+            cost,
+            plan: self.plan.clone(),
+            elapsed: started.elapsed(),
+            placements: search.locks.len(),
+        });
+    }
+
+    /// The best cost over the quick placements of `next` after `board` (already holding the
+    /// first piece).
+    fn best_follow_up(
+        &mut self,
+        board: &Board,
+        m: &MoveSummary,
+        next: PieceKind,
+        level: u8,
+    ) -> f64 {
+        let mut out = std::mem::take(&mut self.scratch);
+        quick_placements(
+            board,
+            next.spawn(),
+            Timing::spawn(level),
+            &self.cfg.input,
+            &mut out,
+        );
+        let mut best = TOP_OUT;
+        for &(o, x, y) in &out {
+            let mut b = *board;
+            let lines = b.lock(o, x, y);
+            let mut m2 = *m;
+            m2.add(1, lines, lock_height(o, y), level);
+            let c = self.eval.cost(&b, &m2);
+            if c < best {
+                best = c;
+            }
+        }
+        self.scratch = out;
+        best
+    }
+}
+
+fn expected(v: &[f64; 7], p: &[f64; 7]) -> f64 {
+    v.iter().zip(p).map(|(a, b)| a * b).sum()
+}
+
+fn argmin(it: impl Iterator<Item = f64>) -> usize {
+    let mut best = (f64::INFINITY, 0usize);
+    for (i, v) in it.enumerate() {
+        if v < best.0 {
+            best = (v, i);
+        }
+    }
+    best.1
+}
+
+/// Positions after each frame of `plan` from the game's current state, by the search's own
+/// transition rules (no lock handling: stops at the first failed drop).
+fn simulate(root: &Root, plan: &[u8]) -> Vec<(i8, u8, i8)> {
+    let board = &root.board;
+    let drops = root.timing.drop_frames(plan.len());
+    let (mut x, mut o, mut y) = (root.x, root.o, root.y);
+    let mut out = Vec::with_capacity(plan.len());
+    for (t, &inp) in plan.iter().enumerate() {
+        let (nx, no) = crate::search::apply_input(board, x, o, y, inp);
+        x = nx;
+        o = no;
+        if drops[t] && board.fits(o, x, y + 1) {
+            y += 1;
+        }
+        out.push((x, o, y));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probabilities_sum_to_one() {
+        for k in PieceKind::ALL {
+            let p = next_piece_probabilities(k);
+            let s: f64 = p.iter().sum();
+            assert!((s - 1.0).abs() < 1e-12);
+        }
+        // After an L, I and L are the least likely (the published 13.84% are averages).
+        let p = next_piece_probabilities(PieceKind::T);
+        assert!(p[PieceKind::T as usize] < p[PieceKind::J as usize]);
     }
 }

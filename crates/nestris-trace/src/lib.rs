@@ -250,7 +250,8 @@ impl Trace {
             return Err(TraceError::Gzip {
                 path: name.to_string(),
                 line: 1,
-                msg: "not gzip data (the file does not start with the gzip magic bytes 1f 8b)".into(),
+                msg: "not gzip data (the file does not start with the gzip magic bytes 1f 8b)"
+                    .into(),
             });
         }
         let reader = std::io::Cursor::new(magic).chain(reader);
@@ -561,7 +562,8 @@ pub fn replay_with(trace: &Trace, required_only: bool) -> Result<Option<Divergen
             lag_next = true;
             continue;
         }
-        if let Some((field, expected, got)) = compare(&fr.expected, &game.snapshot(), required_only) {
+        if let Some((field, expected, got)) = compare(&fr.expected, &game.snapshot(), required_only)
+        {
             return Ok(Some(Divergence {
                 frame: fr.f,
                 field,

@@ -1,6 +1,8 @@
 //! `nestris`: NES Tetris (NTSC, 1989) in the terminal: a bit-exact engine, an AI that plays it
 //! under the game's real timing, a benchmark, and conformance checks against the original.
 
+mod bench;
+mod options;
 mod verify;
 
 use std::process::ExitCode;
@@ -20,12 +22,16 @@ enum Command {
     /// Replay reference traces against the engine; prints `ok` or the first divergence per
     /// file, then `N passed, M failed` (exit 1 if any failed, 2 on unreadable input).
     Verify(verify::VerifyArgs),
+    /// Headless AI games on all cores, reported as the field reports bots (mean score,
+    /// percentiles, lines, Tetris rate, decision times).
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Verify(args)) => verify::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
         None => {
             use clap::CommandFactory;
             Cli::command().print_help().ok();

@@ -1,0 +1,541 @@
+//! Board evaluation: a weighted sum of named features (lower is better), with the weights as
+//! data (a TOML file or a built-in preset).
+//!
+//! Features whose weight is zero are not computed: features are grouped by the work they need
+//! (heights only, column bits, row scans), and a group is skipped when all its weights are zero.
+
+use std::collections::BTreeMap;
+
+use crate::board::{Board, ROWS};
+
+/// Every feature, by name, with what it measures. Names are the weights file's keys.
+pub const FEATURES: [(&str, &str); 28] = [
+    ("lines_cleared", "lines cleared by the placed pieces"),
+    (
+        "lock_height",
+        "sum of the placed pieces' lock heights (rows above the floor)",
+    ),
+    (
+        "well_cells",
+        "empty cells above a column's top with both neighbours (or walls) filled",
+    ),
+    ("deep_wells", "columns with 3 or more well cells"),
+    (
+        "column_holes",
+        "runs of empty cells directly beneath a filled cell",
+    ),
+    (
+        "weighted_holes",
+        "holes weighted by depth from the top (row index + 1)",
+    ),
+    (
+        "hole_depth_total",
+        "sum over holes of the rows between the hole and its column top",
+    ),
+    ("hole_depth_min", "smallest hole depth (20 without holes)"),
+    ("hole_depth_max", "largest hole depth (0 without holes)"),
+    (
+        "column_transitions",
+        "filled/empty changes down each column below its top",
+    ),
+    (
+        "row_transitions",
+        "filled/empty changes along each non-empty row, walls filled",
+    ),
+    ("column_heights", "sum of column heights"),
+    ("pile_height", "height of the tallest column"),
+    ("height_spread", "tallest minus shortest column"),
+    ("solid_cells", "filled cells"),
+    (
+        "weighted_solid_cells",
+        "filled cells weighted by height (bottom row 1)",
+    ),
+    (
+        "bumpiness",
+        "sum of |height difference| of neighbouring columns",
+    ),
+    ("holes", "empty cells with a filled cell somewhere above"),
+    (
+        "covered_cells",
+        "filled cells above the deepest hole of each column",
+    ),
+    (
+        "bumpiness_sq",
+        "sum of squared neighbour height differences, well column excluded",
+    ),
+    (
+        "well_depth",
+        "rows the well column (the rightmost) is below its neighbour, at most 4",
+    ),
+    ("well_blocks", "filled cells in the well column"),
+    ("burns", "lines cleared by singles, doubles and triples"),
+    ("tetrises", "number of four-line clears"),
+    ("points", "points scored by the placed pieces, in thousands"),
+    (
+        "danger",
+        "sum over columns of the squared height above danger_height",
+    ),
+    (
+        "hidden_blocks",
+        "filled cells in the two hidden rows above the field",
+    ),
+    (
+        "i_dependency",
+        "columns that only an I piece can fill (3+ deep, 1 wide), beyond the first",
+    ),
+];
+
+/// Tunable numbers that are not feature weights.
+pub const PARAMS: [(&str, &str); 1] = [(
+    "danger_height",
+    "column height from which the danger feature counts (default 12)",
+)];
+
+/// Weights: one per feature in [`FEATURES`] order, plus parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// Preset or file name.
+    pub name: String,
+    /// One weight per feature.
+    pub w: [f64; FEATURES.len()],
+    /// Height from which `danger` counts.
+    pub danger_height: f64,
+}
+
+/// A weights file or preset name that cannot be used.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum WeightsError {
+    /// Not valid TOML.
+    #[error("not valid TOML: {0}")]
+    Toml(String),
+    /// A key that is not a feature or parameter.
+    #[error("unknown feature {name:?} (valid: {valid})")]
+    UnknownFeature {
+        /// The key.
+        name: String,
+        /// The valid names.
+        valid: String,
+    },
+    /// A value that is not a finite number.
+    #[error("feature {name:?}: expected a finite number, found {found}")]
+    NotANumber {
+        /// The key.
+        name: String,
+        /// What was there.
+        found: String,
+    },
+    /// An unknown preset.
+    #[error("unknown AI preset {0:?} (valid: {presets})", presets = PRESETS.join(", "))]
+    UnknownPreset(String),
+}
+
+/// Built-in presets.
+pub const PRESETS: [&str; 2] = ["default", "meatfighter-2014"];
+
+fn idx(name: &str) -> usize {
+    FEATURES
+        .iter()
+        .position(|(n, _)| *n == name)
+        .expect("known feature")
+}
+
+impl Weights {
+    /// All weights zero.
+    pub fn zero(name: &str) -> Weights {
+        Weights {
+            name: name.to_string(),
+            w: [0.0; FEATURES.len()],
+            danger_height: 12.0,
+        }
+    }
+
+    /// Sets one weight by name (panics on an unknown name: for presets and tests).
+    pub fn with(mut self, name: &str, v: f64) -> Weights {
+        self.w[idx(name)] = v;
+        self
+    }
+
+    /// Weight of a feature by name.
+    pub fn get(&self, name: &str) -> f64 {
+        self.w[idx(name)]
+    }
+
+    /// The seed article's AI (2014): six features and its published weights.
+    pub fn meatfighter_2014() -> Weights {
+        Weights::zero("meatfighter-2014")
+            .with("lines_cleared", 1.0)
+            .with("lock_height", 12.885008263218383)
+            .with("well_cells", 15.842707182438396)
+            .with("column_holes", 26.89449650779595)
+            .with("column_transitions", 27.616914062397015)
+            .with("row_transitions", 30.18511071927904)
+    }
+
+    /// A preset by name.
+    pub fn preset(name: &str) -> Result<Weights, WeightsError> {
+        match name {
+            "default" => Ok(Weights::default()),
+            "meatfighter-2014" | "meatfighter" => Ok(Weights::meatfighter_2014()),
+            other => Err(WeightsError::UnknownPreset(other.to_string())),
+        }
+    }
+
+    /// Reads weights from TOML: `name = value` pairs at the top level or under `[weights]`,
+    /// keys from [`FEATURES`] and [`PARAMS`]; features not named are zero.
+    pub fn from_toml(text: &str) -> Result<Weights, WeightsError> {
+        let value: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| WeightsError::Toml(e.to_string()))?;
+        let table = match value.get("weights") {
+            Some(toml::Value::Table(t)) => t.clone(),
+            _ => value.clone(),
+        };
+        let name = value
+            .get("name")
+            .and_then(|v| v.as_str())
+            .unwrap_or("file")
+            .to_string();
+        let mut w = Weights::zero(&name);
+        let mut valid: Vec<&str> = FEATURES.iter().map(|(n, _)| *n).collect();
+        valid.extend(PARAMS.iter().map(|(n, _)| *n));
+        for (k, v) in &table {
+            if k == "name" || k == "weights" {
+                continue;
+            }
+            let num = match v {
+                toml::Value::Float(f) if f.is_finite() => *f,
+                toml::Value::Integer(i) => *i as f64,
+                other => {
+                    return Err(WeightsError::NotANumber {
+                        name: k.clone(),
+                        found: other.to_string(),
+                    })
+                }
+            };
+            if k == "danger_height" {
+                w.danger_height = num;
+            } else if let Some(i) = FEATURES.iter().position(|(n, _)| n == k) {
+                w.w[i] = num;
+            } else {
+                return Err(WeightsError::UnknownFeature {
+                    name: k.clone(),
+                    valid: valid.join(", "),
+                });
+            }
+        }
+        Ok(w)
+    }
+
+    /// Writes the weights as TOML (non-zero weights only), readable by [`Weights::from_toml`].
+    pub fn to_toml(&self) -> String {
+        let mut out = format!(
+            "name = {:?}\ndanger_height = {}\n\n[weights]\n",
+            self.name, self.danger_height
+        );
+        let map: BTreeMap<usize, f64> = self
+            .w
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|(_, v)| *v != 0.0)
+            .collect();
+        for (i, v) in map {
+            out.push_str(&format!("{} = {:?}\n", FEATURES[i].0, v));
+        }
+        out
+    }
+}
+
+impl Default for Weights {
+    /// The project's default preset (see `weights/default.toml` for how it was tuned).
+    fn default() -> Self {
+        Weights::zero("default")
+            .with("holes", 60.0)
+            .with("column_holes", 40.0)
+            .with("covered_cells", 6.0)
+            .with("row_transitions", 9.0)
+            .with("column_transitions", 6.0)
+            .with("bumpiness", 4.0)
+            .with("bumpiness_sq", 1.5)
+            .with("well_blocks", 25.0)
+            .with("well_depth", -8.0)
+            .with("burns", 45.0)
+            .with("tetrises", -60.0)
+            .with("danger", 25.0)
+            .with("hidden_blocks", 500.0)
+            .with("i_dependency", 35.0)
+            .with("column_heights", 0.6)
+            .with("lock_height", 1.0)
+    }
+}
+
+/// What the placed pieces did, beside the resulting board.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveSummary {
+    /// Lines cleared by each clear, in order (0 when none).
+    pub clears: [u8; 2],
+    /// Sum of lock heights.
+    pub lock_height: u32,
+    /// Points scored.
+    pub points: u32,
+}
+
+impl MoveSummary {
+    /// Adds one placement.
+    pub fn add(&mut self, slot: usize, lines: u32, lock_height: u32, level: u8) {
+        self.clears[slot] = lines as u8;
+        self.lock_height += lock_height;
+        self.points += [0, 40, 100, 300, 1200][lines.min(4) as usize] * (level as u32 + 1);
+    }
+}
+
+/// Precomputed flags: which feature groups have a non-zero weight.
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    /// The weights.
+    pub weights: Weights,
+    need_columns: bool,
+    need_rows: bool,
+    need_wells: bool,
+}
+
+impl Evaluator {
+    /// An evaluator for these weights.
+    pub fn new(weights: Weights) -> Evaluator {
+        let nz = |names: &[&str]| names.iter().any(|n| weights.get(n) != 0.0);
+        let need_columns = nz(&[
+            "column_holes",
+            "weighted_holes",
+            "hole_depth_total",
+            "hole_depth_min",
+            "hole_depth_max",
+            "column_transitions",
+            "holes",
+            "covered_cells",
+            "solid_cells",
+            "weighted_solid_cells",
+        ]);
+        let need_rows = nz(&["row_transitions", "hidden_blocks"]);
+        let need_wells = nz(&["well_cells", "deep_wells", "i_dependency"]);
+        Evaluator {
+            weights,
+            need_columns,
+            need_rows,
+            need_wells,
+        }
+    }
+
+    /// All feature values of a board (every feature computed, for display and tests).
+    pub fn features(board: &Board, m: &MoveSummary, danger_height: f64) -> [f64; FEATURES.len()] {
+        let all = Evaluator {
+            weights: Weights::zero("all"),
+            need_columns: true,
+            need_rows: true,
+            need_wells: true,
+        };
+        let mut w = all.weights.clone();
+        w.danger_height = danger_height;
+        all.compute(board, m, &w)
+    }
+
+    /// The cost of a board (lower is better).
+    #[inline]
+    pub fn cost(&self, board: &Board, m: &MoveSummary) -> f64 {
+        let f = self.compute(board, m, &self.weights);
+        let mut c = 0.0;
+        for (fi, wi) in f.iter().zip(self.weights.w.iter()) {
+            c += fi * wi;
+        }
+        c
+    }
+
+    fn compute(&self, board: &Board, m: &MoveSummary, w: &Weights) -> [f64; FEATURES.len()] {
+        let mut f = [0.0f64; FEATURES.len()];
+        let h = board.heights();
+        let lines: u32 = m.clears.iter().map(|&c| c as u32).sum();
+        f[0] = lines as f64;
+        f[1] = m.lock_height as f64;
+        let maxh = *h.iter().max().unwrap_or(&0);
+        let minh = *h.iter().min().unwrap_or(&0);
+        f[11] = h.iter().sum::<u32>() as f64;
+        f[12] = maxh as f64;
+        f[13] = (maxh - minh) as f64;
+        let mut bump = 0u32;
+        let mut bump_sq = 0u32;
+        for x in 0..9 {
+            let d = h[x].abs_diff(h[x + 1]);
+            bump += d;
+            if x < 8 {
+                bump_sq += d * d;
+            }
+        }
+        f[16] = bump as f64;
+        f[19] = bump_sq as f64;
+        f[20] = (h[8].saturating_sub(h[9])).min(4) as f64;
+        let mut danger = 0.0;
+        for &hx in &h {
+            let over = hx as f64 - w.danger_height;
+            if over > 0.0 {
+                danger += over * over;
+            }
+        }
+        f[25] = danger;
+        f[22] = m
+            .clears
+            .iter()
+            .filter(|&&c| (1..4).contains(&c))
+            .map(|&c| c as u32)
+            .sum::<u32>() as f64;
+        f[23] = m.clears.iter().filter(|&&c| c >= 4).count() as f64;
+        f[24] = m.points as f64 / 1000.0;
+        let cols = board.columns();
+        f[21] = cols[9].count_ones() as f64;
+        if self.need_columns {
+            let mask = (1u32 << ROWS) - 1;
+            let (mut col_holes, mut holes, mut weighted_holes) = (0u32, 0u32, 0u32);
+            let (mut depth_total, mut depth_min, mut depth_max) = (0u32, 20u32, 0u32);
+            let (mut col_trans, mut covered, mut solid, mut wsolid) = (0u32, 0u32, 0u32, 0u32);
+            for &c in cols.iter() {
+                solid += c.count_ones();
+                let mut bits = c;
+                while bits != 0 {
+                    let r = bits.trailing_zeros();
+                    wsolid += ROWS as u32 - r;
+                    bits &= bits - 1;
+                }
+                if c == 0 {
+                    continue;
+                }
+                let top = c.trailing_zeros();
+                let below = mask & !((1u32 << top) - 1);
+                let empty_below = !c & below;
+                holes += empty_below.count_ones();
+                col_holes += (empty_below & (c << 1)).count_ones();
+                let mut e = empty_below;
+                let mut deepest = None;
+                while e != 0 {
+                    let r = e.trailing_zeros();
+                    weighted_holes += r + 1 - 2;
+                    let d = r - top;
+                    depth_total += d;
+                    depth_min = depth_min.min(d);
+                    depth_max = depth_max.max(d);
+                    deepest = Some(r);
+                    e &= e - 1;
+                }
+                if let Some(r) = deepest {
+                    covered += (c & ((1u32 << r) - 1)).count_ones();
+                }
+                // Changes between consecutive rows from the top down, floor not compared.
+                col_trans += ((c ^ (c >> 1)) & below & (mask >> 1)).count_ones();
+            }
+            f[4] = col_holes as f64;
+            f[5] = weighted_holes as f64;
+            f[6] = depth_total as f64;
+            f[7] = depth_min as f64;
+            f[8] = depth_max as f64;
+            f[9] = col_trans as f64;
+            f[14] = solid as f64;
+            f[15] = wsolid as f64;
+            f[17] = holes as f64;
+            f[18] = covered as f64;
+        }
+        if self.need_rows {
+            let mut rt = 0u32;
+            for &r in &board.rows {
+                if r == 0 {
+                    continue;
+                }
+                let v = ((r as u32 | 0xFC00) << 1) | 1;
+                rt += ((v ^ (v >> 1)) & 0x7FF).count_ones();
+            }
+            f[10] = rt as f64;
+            f[26] = (board.rows[0].count_ones() + board.rows[1].count_ones()) as f64;
+        }
+        if self.need_wells {
+            let mask = (1u32 << ROWS) - 1;
+            let (mut wells, mut deep, mut i_cols) = (0u32, 0u32, 0u32);
+            for x in 0..10 {
+                let c = cols[x];
+                let l = if x == 0 { mask } else { cols[x - 1] };
+                let r = if x == 9 { mask } else { cols[x + 1] };
+                let above = if c == 0 {
+                    mask
+                } else {
+                    (1u32 << c.trailing_zeros()) - 1
+                };
+                let cells = !c & l & r & above & mask;
+                let n = cells.count_ones();
+                wells += n;
+                if n >= 3 {
+                    deep += 1;
+                    i_cols += 1;
+                }
+            }
+            f[2] = wells as f64;
+            f[3] = deep as f64;
+            f[27] = i_cols.saturating_sub(1) as f64;
+        }
+        f
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board;
+
+    fn feat(b: &Board, name: &str) -> f64 {
+        Evaluator::features(b, &MoveSummary::default(), 12.0)[idx(name)]
+    }
+
+    #[test]
+    fn seed_article_features() {
+        let b = board!["..........", "#.........", "#.#....#..", "###.####.#",];
+        assert_eq!(feat(&b, "column_holes"), 0.0);
+        let b2 = board!["##........", "#.#.......", "###.......",];
+        // Column 1 has one hole (row 18).
+        assert_eq!(feat(&b2, "column_holes"), 1.0);
+        assert_eq!(feat(&b2, "holes"), 1.0);
+        assert_eq!(feat(&b2, "hole_depth_max"), 1.0);
+        assert_eq!(feat(&b2, "covered_cells"), 1.0);
+        // Row transitions: row 17 "##........" -> wall|##|........|wall = 2; row 18
+        // "#.#......." -> 4; row 19 "###......." -> 2.
+        assert_eq!(feat(&b2, "row_transitions"), 8.0);
+        assert_eq!(feat(&b2, "pile_height"), 3.0);
+        assert_eq!(feat(&b2, "solid_cells"), 7.0);
+        // Heights 3 1 2 0 1 1 1 2 0 1.
+        assert_eq!(feat(&b, "bumpiness"), 10.0);
+        assert_eq!(feat(&b, "column_heights"), 12.0);
+        // Well cells: column 1 row 18, column 3 row 19, column 8 row 19.
+        assert_eq!(feat(&b, "well_cells"), 3.0);
+        // Column transitions: only column 1 (filled, empty, filled) has any: 2.
+        assert_eq!(feat(&b2, "column_transitions"), 2.0);
+    }
+
+    #[test]
+    fn weights_file_round_trip_and_errors() {
+        let w = Weights::default();
+        let back = Weights::from_toml(&w.to_toml()).unwrap();
+        assert_eq!(back.w, w.w);
+        assert!(matches!(
+            Weights::from_toml("[weights]\nbogus = 1.0"),
+            Err(WeightsError::UnknownFeature { .. })
+        ));
+        assert!(matches!(
+            Weights::from_toml("holes = \"x\""),
+            Err(WeightsError::NotANumber { .. })
+        ));
+        assert!(matches!(
+            Weights::from_toml("holes = "),
+            Err(WeightsError::Toml(_))
+        ));
+        assert!(Weights::preset("nope").is_err());
+        assert_eq!(
+            Weights::preset("meatfighter-2014")
+                .unwrap()
+                .get("lock_height"),
+            12.885008263218383
+        );
+    }
+}

@@ -1,0 +1,489 @@
+//! Move search under the game's real timing.
+//!
+//! # Design
+//!
+//! Without Down held, gravity does not depend on the player: the frames on which the piece
+//! drops follow from `fallTimer`, `autorepeatY` and the level alone (the game's `drop_tetrimino`
+//! rules, simulated here exactly, including the first piece's 96-frame hang). So every state
+//! reachable on frame `t` has the same row, and a state is just `(x, orientation)` within the
+//! layer of frame `t`: at most 40 per layer. The search advances layer by layer, trying on
+//! every frame where the input model allows a press each of {none, Left, Right} x {none, A, B}
+//! in the game's order (shift, then rotate, then the drop), and records every lock: the frame
+//! whose drop fails. Because the transitions are the game's own (each move checks only the new
+//! position, rotations have no kicks, a failed drop locks at once), tucks and spins come out of
+//! the search without being special-cased, and replaying a lock's inputs through the engine
+//! locks the piece exactly there (checked by a property test over random boards, levels and
+//! tap speeds).
+//!
+//! The layered graph is kept (edges with their input bytes) so that the player can ask which
+//! locks are still reachable from any state — what reaction time needs: inputs before the
+//! next piece is seen commit to a state, and the final choice is made among the locks
+//! reachable from it.
+
+use nestris_engine::game::frames_per_drop;
+use nestris_engine::{buttons, Orientation};
+
+use crate::board::Board;
+use crate::input::InputModel;
+
+/// Gravity state at the search's root: what the game holds after the root frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// Level (gravity).
+    pub level: u8,
+    /// `fallTimer` after the root frame.
+    pub fall_timer: u8,
+    /// `autorepeatY` after the root frame (negative: the first piece's hang).
+    pub ary: i8,
+}
+
+impl Timing {
+    /// Timing of a freshly spawned piece (after the spawn frame) at `level`.
+    pub fn spawn(level: u8) -> Timing {
+        Timing {
+            level,
+            fall_timer: 0,
+            ary: 0,
+        }
+    }
+
+    /// Whether the piece's gravity drop is tried on each frame `1..=n` after the root.
+    pub fn drop_frames(&self, n: usize) -> Vec<bool> {
+        let speed = frames_per_drop(self.level);
+        let (mut ft, mut ary) = (self.fall_timer, self.ary);
+        (0..n)
+            .map(|_| {
+                ft = ft.wrapping_add(1);
+                if ary < 0 {
+                    ary += 1;
+                    false
+                } else if ft.wrapping_sub(speed) & 0x80 == 0 {
+                    ft = 0;
+                    true
+                } else {
+                    false
+                }
+            })
+            .collect()
+    }
+}
+
+/// A state of the search: position and orientation within a layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// Column.
+    pub x: i8,
+    /// Orientation id.
+    pub o: u8,
+    /// Index of the first parent found in the previous layer.
+    pub parent: u16,
+    /// Input held on this node's frame to reach it from `parent`.
+    pub input: u8,
+}
+
+/// A lock: the frame whose drop failed, and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lock {
+    /// Orientation id at lock.
+    pub o: u8,
+    /// Column.
+    pub x: i8,
+    /// Row.
+    pub y: i8,
+    /// Frame of the lock (1 = first frame after the root).
+    pub frame: u32,
+    /// Parent node in layer `frame - 1`.
+    pub parent: u16,
+    /// Input held on the lock frame.
+    pub input: u8,
+    /// Whether the lock position overlaps blocks (the game ends: top-out).
+    pub tops_out: bool,
+}
+
+/// An edge of the layered graph: `parent` in layer t-1 to `child` in layer t (or to a lock).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Edge {
+    parent: u16,
+    child: u16,
+    input: u8,
+}
+
+/// The result of a search: layers of nodes, the edges between them, and the locks.
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// `layers[t]`: nodes after frame t (layer 0 is the root).
+    pub layers: Vec<Vec<Node>>,
+    /// Row of every node in layer t.
+    pub rows: Vec<i8>,
+    edges: Vec<Vec<Edge>>,
+    lock_edges: Vec<Vec<Edge>>,
+    /// Distinct lock placements (first, i.e. earliest, occurrence of each).
+    pub locks: Vec<Lock>,
+}
+
+/// Placements are identified by index into `Search::locks`; reach sets are bitsets of them.
+pub type ReachSet = [u64; 4];
+/// The most distinct placements tracked in reach sets.
+pub const MAX_LOCKS: usize = 256;
+
+fn press_options(o: u8, allow: bool) -> &'static [u8] {
+    const L: u8 = buttons::LEFT;
+    const R: u8 = buttons::RIGHT;
+    const A: u8 = buttons::A;
+    const B: u8 = buttons::B;
+    const FULL: [u8; 9] = [0, L, R, A, B, L | A, L | B, R | A, R | B];
+    const TWO: [u8; 6] = [0, L, R, A, L | A, R | A];
+    const NONE: [u8; 3] = [0, L, R];
+    if !allow {
+        return &[0];
+    }
+    match Orientation::ALL[o as usize].kind().orientation_count() {
+        1 => &NONE,
+        2 => &TWO,
+        _ => &FULL,
+    }
+}
+
+/// Applies one frame's shift and rotation (the game's order), returning the new (x, o).
+#[inline(always)]
+pub fn apply_input(board: &Board, x: i8, o: u8, y: i8, input: u8) -> (i8, u8) {
+    let mut nx = x;
+    if input & buttons::RIGHT != 0 {
+        if board.fits(o, x + 1, y) {
+            nx = x + 1;
+        }
+    } else if input & buttons::LEFT != 0 && x > 0 && board.fits(o, x - 1, y) {
+        nx = x - 1;
+    }
+    let mut no = o;
+    if input & (buttons::A | buttons::B) != 0 {
+        let orient = Orientation::ALL[o as usize];
+        let r = if input & buttons::A != 0 {
+            orient.cw()
+        } else {
+            orient.ccw()
+        } as u8;
+        if board.fits(r, nx, y) {
+            no = r;
+        }
+    }
+    (nx, no)
+}
+
+impl Search {
+    /// Searches every lock reachable from `(x, o, y)` after the root frame, on `board`, with
+    /// `timing`, pressing only where `input` allows (frame 1 is mask frame 0). `prev_input` is
+    /// the controller byte held on the root frame: a button held there cannot be newly pressed
+    /// on frame 1.
+    pub fn run(
+        board: &Board,
+        x: i8,
+        o: u8,
+        y: i8,
+        timing: Timing,
+        input: &InputModel,
+        prev_input: u8,
+    ) -> Search {
+        let max_frames = 20 * 256 + 200;
+        let drops = timing.drop_frames(max_frames);
+        let mut layers: Vec<Vec<Node>> = vec![vec![Node {
+            x,
+            o,
+            parent: 0,
+            input: prev_input,
+        }]];
+        let mut rows = vec![y];
+        let mut edges = vec![Vec::new()];
+        let mut lock_edges = vec![Vec::new()];
+        let mut locks: Vec<Lock> = Vec::new();
+        let mut lock_index = [u16::MAX; 19 * 10 * 22];
+        let mut t = 0usize;
+        while !layers[t].is_empty() && t < max_frames {
+            let frame = t + 1;
+            let allow = input.can_press(t as u32) && !(t == 0 && prev_input != 0);
+            let drop = drops[t];
+            let cur_y = rows[t];
+            let mut next: Vec<Node> = Vec::with_capacity(layers[t].len() * 2);
+            let mut next_edges = Vec::new();
+            let mut next_locks = Vec::new();
+            let mut index = [u16::MAX; 19 * 16];
+            for (pi, n) in layers[t].iter().enumerate() {
+                for &inp in press_options(n.o, allow) {
+                    let (nx, no) = apply_input(board, n.x, n.o, cur_y, inp);
+                    if drop && !board.fits(no, nx, cur_y + 1) {
+                        let key = no as usize * 220 + nx as usize * 22 + cur_y as usize + 2;
+                        let li = if lock_index[key] == u16::MAX {
+                            if locks.len() >= MAX_LOCKS {
+                                continue;
+                            }
+                            lock_index[key] = locks.len() as u16;
+                            locks.push(Lock {
+                                o: no,
+                                x: nx,
+                                y: cur_y,
+                                frame: frame as u32,
+                                parent: pi as u16,
+                                input: inp,
+                                tops_out: !board.fits(no, nx, cur_y),
+                            });
+                            locks.len() - 1
+                        } else {
+                            lock_index[key] as usize
+                        };
+                        next_locks.push(Edge {
+                            parent: pi as u16,
+                            child: li as u16,
+                            input: inp,
+                        });
+                        continue;
+                    }
+                    let key = no as usize * 16 + nx as usize;
+                    let ci = if index[key] == u16::MAX {
+                        index[key] = next.len() as u16;
+                        next.push(Node {
+                            x: nx,
+                            o: no,
+                            parent: pi as u16,
+                            input: inp,
+                        });
+                        next.len() - 1
+                    } else {
+                        index[key] as usize
+                    };
+                    next_edges.push(Edge {
+                        parent: pi as u16,
+                        child: ci as u16,
+                        input: inp,
+                    });
+                }
+            }
+            layers.push(next);
+            rows.push(if drop { cur_y + 1 } else { cur_y });
+            edges.push(next_edges);
+            lock_edges.push(next_locks);
+            t += 1;
+        }
+        Search {
+            layers,
+            rows,
+            edges,
+            lock_edges,
+            locks,
+        }
+    }
+
+    /// The controller bytes for frames 1..=frame of lock `li` (by its first occurrence).
+    pub fn plan_to_lock(&self, li: usize) -> Vec<u8> {
+        let l = &self.locks[li];
+        let mut plan = vec![0u8; l.frame as usize];
+        plan[l.frame as usize - 1] = l.input;
+        let mut node = l.parent as usize;
+        let mut t = l.frame as usize - 1;
+        while t > 0 {
+            let n = &self.layers[t][node];
+            plan[t - 1] = n.input;
+            node = n.parent as usize;
+            t -= 1;
+        }
+        plan
+    }
+
+    /// Controller bytes for frames 1..=t reaching node `ni` of layer `t`.
+    pub fn plan_to_node(&self, t: usize, ni: usize) -> Vec<u8> {
+        let mut plan = vec![0u8; t];
+        let mut node = ni;
+        let mut tt = t;
+        while tt > 0 {
+            let n = &self.layers[tt][node];
+            plan[tt - 1] = n.input;
+            node = n.parent as usize;
+            tt -= 1;
+        }
+        plan
+    }
+
+    /// Reach sets of every node of every layer from `t` on (`result[k]` is layer `t + k`):
+    /// which locks can still be reached from each node.
+    pub fn reach_sets_from(&self, t: usize) -> Vec<Vec<ReachSet>> {
+        let last = self.layers.len() - 1;
+        let mut out: Vec<Vec<ReachSet>> = vec![Vec::new(); last + 1 - t.min(last)];
+        let mut below: Vec<ReachSet> = vec![[0; 4]; self.layers[last].len()];
+        let mut layer = last;
+        while layer > t {
+            let mut cur: Vec<ReachSet> = vec![[0; 4]; self.layers[layer - 1].len()];
+            for e in &self.edges[layer] {
+                let child = below[e.child as usize];
+                let p = &mut cur[e.parent as usize];
+                for k in 0..4 {
+                    p[k] |= child[k];
+                }
+            }
+            for e in &self.lock_edges[layer] {
+                cur[e.parent as usize][e.child as usize / 64] |= 1u64 << (e.child % 64);
+            }
+            out[layer - t] = std::mem::replace(&mut below, cur);
+            layer -= 1;
+        }
+        out[0] = below;
+        out
+    }
+
+    /// Inputs for frames t+1..=lock frame that go from node `ni` of layer `t` to lock `li`,
+    /// or `None` if that lock is not reachable from there. `reach` is
+    /// [`Search::reach_sets_from`]`(t)`.
+    pub fn plan_from(
+        &self,
+        t: usize,
+        ni: usize,
+        li: usize,
+        reach: &[Vec<ReachSet>],
+    ) -> Option<Vec<u8>> {
+        let has = |set: &ReachSet| set[li / 64] >> (li % 64) & 1 != 0;
+        if !has(&reach[0][ni]) {
+            return None;
+        }
+        let mut plan = Vec::new();
+        let mut node = ni;
+        let mut layer = t;
+        loop {
+            if let Some(e) = self.lock_edges[layer + 1]
+                .iter()
+                .find(|e| e.parent as usize == node && e.child as usize == li)
+            {
+                plan.push(e.input);
+                return Some(plan);
+            }
+            // Step to any child that can still reach the lock.
+            let e = self.edges[layer + 1].iter().find(|e| {
+                e.parent as usize == node && has(&reach[layer + 1 - t][e.child as usize])
+            })?;
+            plan.push(e.input);
+            node = e.child as usize;
+            layer += 1;
+        }
+    }
+}
+
+/// The fast search used for the pieces after the current one: for each orientation and column,
+/// one canonical path (rotate on the first allowed frames, tap towards the column on every
+/// allowed frame, then fall), simulated frame by frame under gravity. Tucks and spins are left
+/// out. Returns `(o, x, y)` of each lock reached (tops-out locks excluded).
+pub fn quick_placements(
+    board: &Board,
+    spawn: Orientation,
+    timing: Timing,
+    input: &InputModel,
+    out: &mut Vec<(u8, i8, i8)>,
+) {
+    out.clear();
+    let speed_frames = timing.drop_frames(24 * 4 + 200);
+    let kind = spawn.kind();
+    let x0: i8 = 5;
+    let y0: i8 = 0;
+    for (ri, &target_o) in kind.orientations().iter().enumerate() {
+        // Presses needed: 0, one A (cw), two A (180 degrees), one B (ccw).
+        let rot_inputs: &[u8] = match (kind.orientation_count(), ri) {
+            (_, 0) => &[],
+            (2, 1) | (4, 1) => &[buttons::A],
+            (4, 2) => &[buttons::A, buttons::A],
+            _ => &[buttons::B],
+        };
+        // Make the canonical order: orientations()[1] is cw of spawn? Verify geometry.
+        for target_x in 0..10i8 {
+            let (mut x, mut o, mut y) = (x0, spawn as u8, y0);
+            let mut rots = 0usize;
+            let mut t = 0usize;
+            let mut ok = true;
+            let mut locked = None;
+            loop {
+                let mut inp = 0u8;
+                if input.can_press(t as u32) {
+                    if rots < rot_inputs.len() {
+                        inp |= rot_inputs[rots];
+                    }
+                    if x < target_x {
+                        inp |= buttons::RIGHT;
+                    } else if x > target_x {
+                        inp |= buttons::LEFT;
+                    }
+                }
+                if inp != 0 {
+                    let (nx, no) = apply_input(board, x, o, y, inp);
+                    if inp & (buttons::LEFT | buttons::RIGHT) != 0 && nx == x {
+                        ok = false;
+                        break;
+                    }
+                    if inp & (buttons::A | buttons::B) != 0 {
+                        if no == o {
+                            ok = false;
+                            break;
+                        }
+                        rots += 1;
+                    }
+                    x = nx;
+                    o = no;
+                }
+                if speed_frames.get(t).copied().unwrap_or(true) {
+                    if board.fits(o, x, y + 1) {
+                        y += 1;
+                    } else {
+                        locked = Some(y);
+                        break;
+                    }
+                }
+                t += 1;
+                if x == target_x && rots == rot_inputs.len() {
+                    break;
+                }
+                if t > 2000 {
+                    ok = false;
+                    break;
+                }
+            }
+            if !ok {
+                continue;
+            }
+            let y_final = match locked {
+                Some(ly) => {
+                    if x != target_x || rots != rot_inputs.len() {
+                        continue;
+                    }
+                    ly
+                }
+                None => {
+                    let mut yy = y;
+                    while board.fits(o, x, yy + 1) {
+                        yy += 1;
+                    }
+                    yy
+                }
+            };
+            if !board.fits(o, x, y_final) {
+                continue;
+            }
+            debug_assert_eq!(o, target_o as u8);
+            out.push((o, x, y_final));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orientation_lists_rotate_as_assumed() {
+        // quick_placements assumes orientations()[1] = cw(spawn), [2] = cw(cw(spawn)),
+        // [3] = ccw(spawn).
+        for k in nestris_engine::PieceKind::ALL {
+            let os = k.orientations();
+            if os.len() >= 2 {
+                assert_eq!(os[1], os[0].cw(), "{k:?}");
+            }
+            if os.len() == 4 {
+                assert_eq!(os[2], os[0].cw().cw());
+                assert_eq!(os[3], os[0].ccw());
+            }
+        }
+    }
+}

@@ -1,0 +1,384 @@
+//! `nestris bench`: headless AI games on all cores, reported the way the field reports bots.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::bail;
+use nestris_ai::Ai;
+use nestris_engine::{Ending, Game, GameType};
+use rayon::prelude::*;
+
+use crate::options::{AiOptions, GameOptions, TypeArg};
+
+/// Options of `nestris bench`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// Stop a game when it reaches this many lines (the field's format uses 430); 0 = no cap.
+    #[arg(long, default_value_t = 430)]
+    pub line_cap: u32,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write one line per game (CSV) to this file, as games finish.
+    #[arg(long)]
+    pub games_csv: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub game: GameOptions,
+    #[command(flatten)]
+    pub ai: AiOptions,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, Default)]
+pub struct GameResult {
+    /// Game index.
+    pub index: u64,
+    /// Exact score (no cap).
+    pub score: u64,
+    /// The game's own (capped) score.
+    pub capped_score: u64,
+    /// Lines.
+    pub lines: u32,
+    /// Final level.
+    pub level: u8,
+    /// Pieces placed.
+    pub pieces: u32,
+    /// Frames played.
+    pub frames: u64,
+    /// Four-line clears.
+    pub tetrises: u32,
+    /// Lines cleared by four-line clears.
+    pub tetris_lines: u32,
+    /// Uncapped score when level 19, 29 and 39 were first reached (final score if never).
+    pub before: [u64; 3],
+    /// B-type: goal reached.
+    pub cleared: bool,
+    /// Decision times.
+    pub decisions: Vec<Duration>,
+}
+
+/// Plays one game to its end (or the line cap).
+pub fn play_game(
+    game_opts: &GameOptions,
+    ai: &mut Ai,
+    index: u64,
+    line_cap: u32,
+    stop: &AtomicBool,
+) -> Option<GameResult> {
+    let mut game = Game::start(game_opts.start_config(index));
+    let mut r = GameResult {
+        index,
+        ..GameResult::default()
+    };
+    let mut seen: [bool; 3] = [false; 3];
+    let mut last_lines = if game_opts.game_type == TypeArg::B {
+        25
+    } else {
+        0
+    };
+    let mut decisions = ai.decision_count();
+    let mut spawn_count = None;
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let input = ai.next_input(&game);
+        if ai.decision_count() != decisions {
+            decisions = ai.decision_count();
+            if let Some(d) = ai.last_decision() {
+                r.decisions.push(d.elapsed);
+            }
+        }
+        game.step(input);
+        r.frames += 1;
+        if game.piece_active() && spawn_count != Some(game.spawn_count) {
+            spawn_count = Some(game.spawn_count);
+            r.pieces += 1;
+        }
+        let lines = game.lines_value();
+        // B-type counts down from 25 (and stops at 0).
+        let cleared = lines.abs_diff(last_lines);
+        if cleared >= 4 {
+            r.tetrises += 1;
+            r.tetris_lines += 4;
+        }
+        last_lines = lines;
+        for (i, lv) in [19u8, 29, 39].iter().enumerate() {
+            if !seen[i] && game.level >= *lv && game.game_type == GameType::A {
+                seen[i] = true;
+                r.before[i] = game.score_uncapped;
+            }
+        }
+        let capped = line_cap > 0 && game.game_type == GameType::A && lines >= line_cap;
+        if game.game_over() || game.ended() || capped {
+            r.cleared = game.ending == Ending::BTypeCleared;
+            break;
+        }
+        if r.frames > 50_000_000 {
+            break;
+        }
+    }
+    r.score = game.score_uncapped;
+    r.capped_score = game.score_value();
+    r.lines = if game.game_type == GameType::B {
+        25u32.saturating_sub(game.lines_value())
+    } else {
+        game.lines_value()
+    };
+    r.level = game.level;
+    for (i, s) in seen.iter().enumerate() {
+        if !s {
+            r.before[i] = r.score;
+        }
+    }
+    Some(r)
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = p / 100.0 * (sorted.len() - 1) as f64;
+    let lo = rank.floor() as usize;
+    let hi = rank.ceil() as usize;
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo as f64)
+}
+
+/// The report over finished games.
+pub fn report(results: &[GameResult], args: &BenchArgs, wall: Duration) -> serde_json::Value {
+    let n = results.len().max(1) as f64;
+    let mut scores: Vec<f64> = results.iter().map(|r| r.score as f64).collect();
+    scores.sort_by(f64::total_cmp);
+    let mean = scores.iter().sum::<f64>() / n;
+    let var = scores.iter().map(|s| (s - mean) * (s - mean)).sum::<f64>() / n;
+    let mut lines: Vec<f64> = results.iter().map(|r| r.lines as f64).collect();
+    lines.sort_by(f64::total_cmp);
+    let mut pct = serde_json::Map::new();
+    for p in [1, 5, 10, 25, 50, 75, 90, 95, 99] {
+        pct.insert(
+            p.to_string(),
+            serde_json::json!(percentile(&scores, p as f64).round()),
+        );
+    }
+    let below = |cap: u32| results.iter().filter(|r| r.lines < cap).count() as f64 / n;
+    let before = |i: usize| results.iter().map(|r| r.before[i] as f64).sum::<f64>() / n;
+    let total_lines: u64 = results.iter().map(|r| r.lines as u64).sum();
+    let tetris_lines: u64 = results.iter().map(|r| r.tetris_lines as u64).sum();
+    let mut times: Vec<f64> = results
+        .iter()
+        .flat_map(|r| r.decisions.iter().map(|d| d.as_secs_f64() * 1000.0))
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let busy: f64 = times.iter().sum::<f64>() / 1000.0;
+    let b_runs = results
+        .iter()
+        .filter(|_| args.game.game_type == TypeArg::B)
+        .count();
+    let b_ok = results.iter().filter(|r| r.cleared).count();
+    let pieces_b: f64 = if b_ok > 0 {
+        results
+            .iter()
+            .filter(|r| r.cleared)
+            .map(|r| r.pieces as f64)
+            .sum::<f64>()
+            / b_ok as f64
+    } else {
+        0.0
+    };
+    serde_json::json!({
+        "games": results.len(),
+        "level": args.game.level,
+        "type": if args.game.game_type == TypeArg::A { "a" } else { "b" },
+        "height": args.game.height,
+        "hz": args.ai.hz,
+        "reaction": args.ai.reaction,
+        "ai": args.ai.label(),
+        "line_cap": args.line_cap,
+        "seed": args.game.seed,
+        "mean_score": mean.round(),
+        "std_score": var.sqrt().round(),
+        "score_percentiles": pct,
+        "mean_lines": lines.iter().sum::<f64>() / n,
+        "median_lines": percentile(&lines, 50.0),
+        "below_130": below(130),
+        "below_230": below(230),
+        "below_330": below(330),
+        "mean_score_before_19": before(0).round(),
+        "mean_score_before_29": before(1).round(),
+        "mean_score_before_39": before(2).round(),
+        "tetris_rate": if total_lines > 0 { tetris_lines as f64 / total_lines as f64 } else { 0.0 },
+        "btype_success_rate": if b_runs > 0 { Some(b_ok as f64 / b_runs as f64) } else { None },
+        "btype_mean_pieces": if b_ok > 0 { Some(pieces_b) } else { None },
+        "decisions": times.len(),
+        "decisions_per_second": if busy > 0.0 { times.len() as f64 / busy } else { 0.0 },
+        "decision_ms_median": percentile(&times, 50.0),
+        "decision_ms_p99": percentile(&times, 99.0),
+        "wall_seconds": wall.as_secs_f64(),
+    })
+}
+
+fn print_table(v: &serde_json::Value) {
+    let f = |k: &str| v[k].as_f64().unwrap_or(0.0);
+    println!("games              {}", v["games"]);
+    println!(
+        "format             level {} type {} hz {} reaction {} line cap {} ({})",
+        v["level"],
+        v["type"].as_str().unwrap_or(""),
+        v["hz"].as_str().unwrap_or(""),
+        v["reaction"],
+        v["line_cap"],
+        v["ai"].as_str().unwrap_or("")
+    );
+    println!(
+        "mean score         {:.0}  (std {:.0})",
+        f("mean_score"),
+        f("std_score")
+    );
+    let p = &v["score_percentiles"];
+    println!(
+        "score percentiles  1%: {}  5%: {}  10%: {}  25%: {}  50%: {}  75%: {}  90%: {}  95%: {}  99%: {}",
+        p["1"], p["5"], p["10"], p["25"], p["50"], p["75"], p["90"], p["95"], p["99"]
+    );
+    println!(
+        "lines              mean {:.1}  median {:.1}",
+        f("mean_lines"),
+        f("median_lines")
+    );
+    println!(
+        "ended below        130: {:.1}%  230: {:.1}%  330: {:.1}%",
+        100.0 * f("below_130"),
+        100.0 * f("below_230"),
+        100.0 * f("below_330")
+    );
+    println!(
+        "mean score before  19: {:.0}  29: {:.0}  39: {:.0}",
+        f("mean_score_before_19"),
+        f("mean_score_before_29"),
+        f("mean_score_before_39")
+    );
+    println!("tetris rate        {:.1}%", 100.0 * f("tetris_rate"));
+    if let Some(b) = v["btype_success_rate"].as_f64() {
+        println!(
+            "B-type success     {:.1}%  (mean pieces when cleared {:.1})",
+            100.0 * b,
+            v["btype_mean_pieces"].as_f64().unwrap_or(0.0)
+        );
+    }
+    println!(
+        "decisions          {} at {:.0}/s per core; median {:.2} ms, p99 {:.2} ms",
+        v["decisions"],
+        f("decisions_per_second"),
+        f("decision_ms_median"),
+        f("decision_ms_p99")
+    );
+    println!("wall time          {:.1} s", f("wall_seconds"));
+}
+
+/// Runs the benchmark.
+pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    args.game.validate()?;
+    let cfg = args.ai.config()?;
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        let _ = ctrlc::set_handler(move || {
+            if stop.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!("\ninterrupted: finishing the report over the games completed so far (Ctrl-C again to quit now)");
+        });
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let bar = if std::io::stderr().is_terminal() {
+        let b = indicatif::ProgressBar::new(args.games);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games  {elapsed_precise} (eta {eta})  {msg}",
+            )
+            .expect("valid template"),
+        );
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let csv = match &args.games_csv {
+        Some(p) => {
+            let mut f = std::fs::File::create(p)
+                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", p.display()))?;
+            use std::io::Write;
+            writeln!(
+                f,
+                "game,score,capped_score,lines,level,pieces,frames,tetrises,cleared"
+            )?;
+            Some(Mutex::new(f))
+        }
+        None => None,
+    };
+    let done = AtomicUsize::new(0);
+    let sum_score = Mutex::new(0f64);
+    let start = Instant::now();
+    let results: Vec<GameResult> = pool.install(|| {
+        (0..args.games)
+            .into_par_iter()
+            .filter_map(|i| {
+                let mut ai = Ai::new(cfg.clone());
+                let r = play_game(&args.game, &mut ai, i, args.line_cap, &stop)?;
+                if let Some(f) = &csv {
+                    use std::io::Write;
+                    let mut f = f.lock().expect("csv lock");
+                    let _ = writeln!(
+                        f,
+                        "{},{},{},{},{},{},{},{},{}",
+                        r.index,
+                        r.score,
+                        r.capped_score,
+                        r.lines,
+                        r.level,
+                        r.pieces,
+                        r.frames,
+                        r.tetrises,
+                        r.cleared
+                    );
+                    let _ = f.flush();
+                }
+                let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                let mut s = sum_score.lock().expect("sum lock");
+                *s += r.score as f64;
+                bar.set_message(format!("mean score {:.0}", *s / d as f64));
+                bar.inc(1);
+                Some(r)
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    if results.is_empty() {
+        bail!("no game finished");
+    }
+    let mut results = results;
+    results.sort_by_key(|r| r.index);
+    let v = report(&results, args, start.elapsed());
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        print_table(&v);
+    }
+    Ok(if stop.load(Ordering::Relaxed) {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

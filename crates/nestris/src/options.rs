@@ -1,0 +1,115 @@
+//! Options shared by the commands that start games and AI players.
+
+use anyhow::{bail, Context};
+use nestris_ai::{AiConfig, InputModel};
+use nestris_engine::{GameType, StartConfig};
+
+/// Which game to start.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GameOptions {
+    /// Start level (0..=19 as the menu allows; up to 255 accepted for experiments).
+    #[arg(long, default_value_t = 18)]
+    pub level: u16,
+    /// Game type: a (marathon) or b (25 lines over garbage).
+    #[arg(long = "type", value_enum, default_value_t = TypeArg::A)]
+    pub game_type: TypeArg,
+    /// B-type garbage height 0..=5.
+    #[arg(long, default_value_t = 0)]
+    pub height: u8,
+    /// Seed: game i starts from the generator state derived from (seed, i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// A or B.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TypeArg {
+    /// A-type.
+    A,
+    /// B-type.
+    B,
+}
+
+impl GameOptions {
+    /// Checks ranges; a clear message for each.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        if self.level > 255 {
+            bail!(
+                "--level {} is out of range (0..=255; the menu offers 0..=19)",
+                self.level
+            );
+        }
+        if self.height > 5 {
+            bail!("--height {} is out of range (0..=5)", self.height);
+        }
+        if self.game_type == TypeArg::B && self.level > 19 {
+            bail!("--level {} is out of range for B-type (0..=19)", self.level);
+        }
+        Ok(())
+    }
+
+    /// The start of game number `index` (deterministic in seed and index).
+    pub fn start_config(&self, index: u64) -> StartConfig {
+        let game_type = match self.game_type {
+            TypeArg::A => GameType::A,
+            TypeArg::B => GameType::B,
+        };
+        let mixed = self
+            .seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+        StartConfig::from_seed(mixed, self.level as u8, game_type, self.height)
+    }
+}
+
+/// How the AI plays.
+#[derive(Debug, Clone, clap::Args)]
+pub struct AiOptions {
+    /// Tap speed: 30, 20, 15, 12 or 10 (Hz), or a frame mask such as X. or X...
+    #[arg(long, default_value = "30")]
+    pub hz: String,
+    /// Reaction time in frames: the next piece is seen this many frames after a spawn.
+    #[arg(long, default_value_t = 18)]
+    pub reaction: u32,
+    /// Evaluation preset (see `nestris ai-presets`).
+    #[arg(long = "ai", default_value = "default")]
+    pub preset: String,
+    /// Evaluation weights from a TOML file (overrides --ai).
+    #[arg(long)]
+    pub weights: Option<std::path::PathBuf>,
+}
+
+impl AiOptions {
+    /// The AI configuration these options describe.
+    pub fn config(&self) -> anyhow::Result<AiConfig> {
+        let input: InputModel = self.hz.parse()?;
+        if self.reaction > 600 {
+            bail!(
+                "--reaction {} is out of range (0..=600 frames)",
+                self.reaction
+            );
+        }
+        let mut cfg = AiConfig {
+            input,
+            reaction: self.reaction,
+            ..AiConfig::default()
+        };
+        if let Some(path) = &self.weights {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read weights file {}", path.display()))?;
+            cfg.weights = nestris_ai::Weights::from_toml(&text)
+                .with_context(|| format!("weights file {}", path.display()))?;
+        } else {
+            cfg.weights = nestris_ai::Weights::preset(&self.preset)?;
+        }
+        Ok(cfg)
+    }
+
+    /// A short label for reports.
+    pub fn label(&self) -> String {
+        match &self.weights {
+            Some(p) => format!("weights {}", p.display()),
+            None => format!("preset {}", self.preset),
+        }
+    }
+}
