@@ -553,6 +553,7 @@ impl Game {
         self.frame(input, true);
     }
 
+    #[inline(always)]
     fn frame(&mut self, input: u8, lag: bool) {
         if self.flags & F_INIT_PENDING != 0 {
             // original game: the first frame is the rest of the frame in which Start was
@@ -642,12 +643,21 @@ impl Game {
                 }
                 self.vram_row = 0;
             } else {
-                // copyPlayfieldRowToVRAM, four times.
-                for _ in 0..4 {
-                    if (self.vram_row as i8) < 21 {
-                        self.vram_row += 1;
-                        if self.vram_row >= 20 {
-                            self.vram_row = 32;
+                // copyPlayfieldRowToVRAM, four times: a row is copied while `vramRow - 21` is
+                // negative (8-bit); after the copy, `vramRow - 20` non-negative means done (32).
+                if self.vram_row <= 20 {
+                    let r = self.vram_row + 4;
+                    self.vram_row = if r >= 20 { 32 } else { r };
+                } else if self.vram_row != 32 {
+                    for _ in 0..4 {
+                        let v = self.vram_row;
+                        if v.wrapping_sub(21) & 0x80 != 0 {
+                            let v = v.wrapping_add(1);
+                            self.vram_row = if v.wrapping_sub(20) & 0x80 == 0 {
+                                32
+                            } else {
+                                v
+                            };
                         }
                     }
                 }
@@ -1114,26 +1124,44 @@ impl Game {
 /// the page.
 #[inline(always)]
 pub fn position_valid(field: &Playfield, piece: u8, x: u8, y: u8) -> bool {
-    let Some(minos) = MINOS.get(piece as usize) else {
+    let Some(t) = MINO_BYTES.get(piece as usize) else {
         return true;
     };
     let base = y.wrapping_mul(10).wrapping_add(x);
-    for &(dx, dy) in minos {
-        if (dy as u8).wrapping_add(y).wrapping_add(2) >= 22 {
+    let mut k = 0;
+    while k < 4 {
+        let (dx, dy, off) = (t[k][0], t[k][1], t[k][2]);
+        if dy.wrapping_add(y).wrapping_add(2) >= 22
+            || dx.wrapping_add(x) >= 10
+            || field.occupied(base.wrapping_add(off))
+        {
             return false;
         }
-        let i = base
-            .wrapping_add((dy as u8).wrapping_mul(10))
-            .wrapping_add(dx as u8);
-        if field.occupied(i) {
-            return false;
-        }
-        if (dx as u8).wrapping_add(x) >= 10 {
-            return false;
-        }
+        k += 1;
     }
     true
 }
+
+/// Per orientation and mino: `dx`, `dy` as the game's bytes and the page offset `dy*10 + dx`
+/// (mod 256), as `isPositionValid` computes them.
+const MINO_BYTES: [[[u8; 3]; 4]; 19] = {
+    let mut t = [[[0u8; 3]; 4]; 19];
+    let mut o = 0;
+    while o < 19 {
+        let mut k = 0;
+        while k < 4 {
+            let (dx, dy) = MINOS[o][k];
+            t[o][k] = [
+                dx as u8,
+                dy as u8,
+                (dy as u8).wrapping_mul(10).wrapping_add(dx as u8),
+            ];
+            k += 1;
+        }
+        o += 1;
+    }
+    t
+};
 
 /// The soft-drop award the game's routine would give on a score whose last two digits are
 /// those of `score` (for the uncapped score).
