@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod bcd;
+pub mod colors;
 pub mod game;
 pub mod piece;
 pub mod playfield;

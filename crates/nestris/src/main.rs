@@ -3,7 +3,12 @@
 
 mod bench;
 mod options;
+mod play;
+mod replay;
+mod replayfile;
+mod tui;
 mod verify;
+mod watch;
 
 use std::process::ExitCode;
 
@@ -25,6 +30,20 @@ enum Command {
     /// Headless AI games on all cores, reported as the field reports bots (mean score,
     /// percentiles, lines, Tetris rate, decision times).
     Bench(bench::BenchArgs),
+    /// Watch the AI play on screen (speed keys, its decisions in a side panel); headless when
+    /// stdout is not a terminal: one line per game. The default command in a terminal.
+    Watch(watch::WatchArgs),
+    /// Play yourself with the keyboard as the controller (DAS as the game has it).
+    Play(play::PlayArgs),
+    /// Play a recording back on screen, or check it headless (`--check`).
+    Replay(replay::ReplayArgs),
+}
+
+/// `watch` with its default options (what `nestris` alone runs in a terminal).
+#[derive(Debug, Parser)]
+struct WatchCli {
+    #[command(flatten)]
+    args: watch::WatchArgs,
 }
 
 fn main() -> ExitCode {
@@ -32,6 +51,15 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Verify(args)) => verify::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Watch(args)) => watch::run(&args),
+        Some(Command::Play(args)) => play::run(&args),
+        Some(Command::Replay(args)) => replay::run(&args),
+        None if std::io::IsTerminal::is_terminal(&std::io::stdout()) => {
+            // No subcommand in a terminal: watch the AI with the default options.
+            use clap::Parser as _;
+            let defaults = WatchCli::parse_from(["nestris"]);
+            watch::run(&defaults.args)
+        }
         None => {
             use clap::CommandFactory;
             Cli::command().print_help().ok();

@@ -1,0 +1,321 @@
+//! `nestris replay`: plays a recording back on screen, checks it headless (`--check`), or
+//! prints chosen frames of it as text (`--screen`).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use nestris_engine::bcd;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::Terminal;
+
+use crate::replayfile::Replay;
+use crate::tui::session::{self, input_string, Pacer, Run, Speed};
+use crate::tui::term::Tui;
+use crate::tui::view::{self, Hud};
+use crate::watch::parse_speed;
+
+/// Play a recording back.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ReplayArgs {
+    /// The replay file (written by `watch --record` or `play --record`).
+    pub file: PathBuf,
+    /// Replay without a screen and print `score S lines L level V frames F` for the game's
+    /// end; exit 1 if it differs from the end the file recorded.
+    #[arg(long)]
+    pub check: bool,
+    /// Starting speed on screen: 1 (real time), 2, 4, ... 256 or max.
+    #[arg(long, default_value = "1")]
+    pub speed: String,
+    /// Print the screen as text after these frames (comma-separated; a frame past the end
+    /// shows the ending that many frames in), then exit. For bug reports and tests.
+    #[arg(long, value_name = "FRAMES")]
+    pub screen: Option<String>,
+    /// Screen size for --screen, as WIDTHxHEIGHT.
+    #[arg(long, default_value = "80x24", value_name = "WxH")]
+    pub size: String,
+}
+
+/// Runs the command.
+pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
+    let replay = Replay::read(&args.file)?;
+    if args.check {
+        return check(&replay);
+    }
+    if let Some(frames) = &args.screen {
+        return screens(args, &replay, frames);
+    }
+    if !std::io::stdout().is_terminal() {
+        bail!("nestris replay needs a terminal to show the game; use --check to replay headless");
+    }
+    let speed = parse_speed(&args.speed)?;
+    on_screen(args, &replay, speed)
+}
+
+fn check(replay: &Replay) -> anyhow::Result<ExitCode> {
+    let mut run = Run::new(replay.start, replay.meta.game_index);
+    for &b in &replay.inputs {
+        run.step(b);
+    }
+    let g = &run.game;
+    println!(
+        "score {} lines {} level {} frames {}",
+        g.score_value(),
+        g.lines_value(),
+        g.level,
+        run.frames
+    );
+    if let Some(o) = replay.outcome {
+        let got = session::outcome(g);
+        if got != o {
+            eprintln!(
+                "replay diverged: the recording ended with score {} lines {} level {}, the replay gives score {} lines {} level {}",
+                bcd::from_bcd(o.score),
+                bcd::lines_value(o.lines),
+                o.level,
+                g.score_value(),
+                g.lines_value(),
+                g.level
+            );
+            return Ok(ExitCode::from(1));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn parse_size(s: &str) -> anyhow::Result<(u16, u16)> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .with_context(|| format!("bad --size {s:?}: expected WIDTHxHEIGHT such as 80x24"))?;
+    let w: u16 = w
+        .trim()
+        .parse()
+        .with_context(|| format!("bad width in --size {s:?}"))?;
+    let h: u16 = h
+        .trim()
+        .parse()
+        .with_context(|| format!("bad height in --size {s:?}"))?;
+    if !(10..=1000).contains(&w) || !(5..=1000).contains(&h) {
+        bail!("--size {s:?} is out of range (10x5 to 1000x1000)");
+    }
+    Ok((w, h))
+}
+
+/// The panel of a replay (deterministic: it goes into the text snapshots).
+fn panel(replay: &Replay, run: &Run, speed: Speed, paused: bool) -> Vec<Line<'static>> {
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let m = &replay.meta;
+    let mut l = vec![Line::from(vec![
+        Span::styled("player ", bold),
+        Span::raw(m.source.label().to_string()),
+    ])];
+    if !m.preset.is_empty() || !m.hz.is_empty() {
+        l.push(Line::from(format!(
+            "{} · {} Hz · r{}",
+            m.preset, m.hz, m.reaction
+        )));
+    }
+    l.push(Line::from(format!(
+        "seed {} · game {}",
+        m.seed,
+        m.game_index + 1
+    )));
+    l.push(Line::default());
+    l.push(Line::from(vec![
+        Span::styled("frame ", bold),
+        Span::raw(format!("{} / {}", run.frames, replay.inputs.len())),
+    ]));
+    let held = run
+        .frames
+        .checked_sub(1)
+        .and_then(|i| replay.inputs.get(i as usize))
+        .copied()
+        .unwrap_or(0);
+    l.push(Line::from(vec![
+        Span::styled("input ", bold),
+        Span::raw(input_string(held)),
+    ]));
+    l.push(Line::default());
+    l.push(Line::from(format!(
+        "pieces/s   {:.2}",
+        run.pieces_per_second()
+    )));
+    l.push(Line::from(format!(
+        "tetris rate {}",
+        run.tetris_rate()
+            .map(|r| format!("{:.0}%", r * 100.0))
+            .unwrap_or_else(|| "-".into())
+    )));
+    l.push(Line::default());
+    l.push(Line::from(vec![
+        Span::styled("speed ", bold),
+        Span::raw(speed.label()),
+        Span::styled(if paused { "  PAUSED" } else { "" }, bold),
+    ]));
+    l
+}
+
+fn hud(replay: &Replay, run: &Run, speed: Speed, paused: bool, end_note: bool) -> Hud {
+    let mut hud = Hud {
+        top_score: run.game.score_value(),
+        panel_title: "REPLAY".into(),
+        panel: panel(replay, run, speed, paused),
+        status: Line::from(" q quit · space pause · . step · 1 real time · +/- speed · m max"),
+        ..Hud::default()
+    };
+    if run.game.ended() {
+        if let Some(kind) = run.ending() {
+            hud.ending = Some((kind, run.ending_tick));
+        } else {
+            hud.overlay = vec!["GAME OVER".into()];
+        }
+    } else if end_note && run.frames as usize >= replay.inputs.len() {
+        hud.overlay = vec!["END OF RECORDING".into()];
+    }
+    hud
+}
+
+/// The buffer as text, one line per row, trailing spaces removed.
+pub fn buffer_text(buf: &Buffer) -> String {
+    let area = buf.area;
+    let mut out = String::new();
+    for y in 0..area.height {
+        let mut line = String::new();
+        for x in 0..area.width {
+            line.push_str(buf[(area.x + x, area.y + y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn screens(args: &ReplayArgs, replay: &Replay, list: &str) -> anyhow::Result<ExitCode> {
+    let (w, h) = parse_size(&args.size)?;
+    let mut wanted: Vec<u64> = list
+        .split(',')
+        .map(|s| {
+            s.trim()
+                .parse::<u64>()
+                .with_context(|| format!("bad frame number {s:?} in --screen"))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    wanted.sort_unstable();
+    let mut run = Run::new(replay.start, replay.meta.game_index);
+    let total = replay.inputs.len() as u64;
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).context("test backend")?;
+    for n in wanted {
+        while run.frames < n.min(total) {
+            run.step(replay.inputs[run.frames as usize]);
+        }
+        if n > total {
+            run.ending_tick = (n - total).min(u32::MAX as u64) as u32;
+        }
+        let hud = hud(replay, &run, Speed::Times(1), false, false);
+        terminal.clear()?;
+        let frame = terminal.draw(|f| view::draw(f, &run.game, &run.vram, &hud))?;
+        println!("--- frame {n} ---");
+        print!("{}", buffer_text(frame.buffer));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn on_screen(args: &ReplayArgs, replay: &Replay, speed0: Speed) -> anyhow::Result<ExitCode> {
+    let _ = args;
+    let mut tui = Tui::enter(false)?;
+    let mut speed = speed0;
+    let mut paused = false;
+    let mut run = Run::new(replay.start, replay.meta.game_index);
+    let mut pacer = Pacer::new();
+    let total = replay.inputs.len() as u64;
+    let mut last_draw = Instant::now() - Duration::from_secs(1);
+    loop {
+        let timeout = if paused {
+            Duration::from_millis(50)
+        } else if speed == Speed::Max {
+            Duration::ZERO
+        } else {
+            pacer.deadline().saturating_duration_since(Instant::now())
+        };
+        let mut step_once = false;
+        if event::poll(timeout).context("cannot read the terminal")? {
+            while event::poll(Duration::ZERO)? {
+                let Event::Key(k) = event::read()? else {
+                    continue;
+                };
+                if k.kind == KeyEventKind::Release {
+                    continue;
+                }
+                if crate::tui::keys::is_ctrl_c(&k) {
+                    return Ok(ExitCode::SUCCESS);
+                }
+                if run.game.ended() && run.ending().is_some() && !run.ending_done() {
+                    run.ending_tick = crate::tui::endings::TICKS;
+                    continue;
+                }
+                match k.code {
+                    KeyCode::Char('q') | KeyCode::Esc => return Ok(ExitCode::SUCCESS),
+                    KeyCode::Char(' ') | KeyCode::Char('p') => {
+                        paused = !paused;
+                        pacer.reset();
+                    }
+                    KeyCode::Char('.') | KeyCode::Char('s') => {
+                        paused = true;
+                        step_once = true;
+                    }
+                    KeyCode::Char('1') => {
+                        speed = Speed::Times(1);
+                        pacer.reset();
+                    }
+                    KeyCode::Char('+') | KeyCode::Char('=') | KeyCode::Char(']') => {
+                        speed = speed.faster()
+                    }
+                    KeyCode::Char('-') | KeyCode::Char('[') => {
+                        speed = speed.slower();
+                        pacer.reset();
+                    }
+                    KeyCode::Char('m') | KeyCode::Char('f') => speed = Speed::Max,
+                    _ => {}
+                }
+            }
+        }
+        let real = if paused {
+            u32::from(step_once)
+        } else {
+            pacer.due()
+        };
+        if run.frames >= total || run.game.ended() {
+            if run.game.ended() {
+                run.ending_tick = run.ending_tick.saturating_add(real);
+            }
+        } else {
+            let frames: u64 = match (paused, speed) {
+                (true, _) => real as u64,
+                (false, Speed::Times(n)) => real as u64 * n as u64,
+                (false, Speed::Max) => u64::MAX,
+            };
+            let budget_end = Instant::now() + Duration::from_millis(15);
+            let mut done = 0;
+            while done < frames && run.frames < total {
+                run.step(replay.inputs[run.frames as usize]);
+                done += 1;
+                if done % 256 == 0 && Instant::now() >= budget_end {
+                    break;
+                }
+            }
+        }
+        if last_draw.elapsed() >= Duration::from_millis(15) || step_once {
+            last_draw = Instant::now();
+            let hud = hud(replay, &run, speed, paused, true);
+            tui.terminal
+                .draw(|f| view::draw(f, &run.game, &run.vram, &hud))
+                .context("cannot draw")?;
+        }
+    }
+}

@@ -1,0 +1,689 @@
+//! The replay file: a game's start and one controller byte per frame (see `REPLAY_FORMAT.md`).
+//!
+//! Because the engine is exact, the start configuration and the inputs reproduce the game to
+//! the frame. The file is versioned, run-length encoded and protected by a CRC-32; reading
+//! never panics and every failure names the check and the byte offset.
+//!
+//! This module depends only on the engine and the standard library (plus `crc32fast`), so the
+//! tests can include it directly.
+
+#![allow(dead_code)]
+
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use nestris_engine::{GameType, StartConfig};
+
+/// The first eight bytes of every replay.
+pub const MAGIC: [u8; 8] = *b"NESTRISR";
+/// The format version this code writes and reads.
+pub const VERSION: u16 = 1;
+/// Longest option string (the tap speed and the AI preset name).
+pub const MAX_STRING: usize = 255;
+
+/// Who played the recorded game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Unknown or a tool.
+    Other = 0,
+    /// The AI (`nestris watch`).
+    Ai = 1,
+    /// A person (`nestris play`).
+    Person = 2,
+}
+
+impl Source {
+    fn from_u8(v: u8) -> Option<Source> {
+        match v {
+            0 => Some(Source::Other),
+            1 => Some(Source::Ai),
+            2 => Some(Source::Person),
+            _ => None,
+        }
+    }
+
+    /// A word for reports.
+    pub fn label(self) -> &'static str {
+        match self {
+            Source::Other => "other",
+            Source::Ai => "AI",
+            Source::Person => "person",
+        }
+    }
+}
+
+/// The options the game was recorded with (informational: the start configuration and the
+/// inputs alone reproduce the game).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Meta {
+    /// Who played.
+    pub source: Source,
+    /// `--seed`.
+    pub seed: u64,
+    /// Game number within the session (0-based index given to `start_config`).
+    pub game_index: u64,
+    /// AI reaction time in frames (0 for a person).
+    pub reaction: u32,
+    /// AI tap speed (`--hz`), empty for a person.
+    pub hz: String,
+    /// AI preset or weights label, empty for a person.
+    pub preset: String,
+}
+
+impl Default for Meta {
+    fn default() -> Self {
+        Meta {
+            source: Source::Other,
+            seed: 0,
+            game_index: 0,
+            reaction: 0,
+            hz: String::new(),
+            preset: String::new(),
+        }
+    }
+}
+
+/// How the recorded game stood when the recording ended (checked by `replay --check`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The game's score, packed BCD as the game keeps it.
+    pub score: u32,
+    /// The game's line counter as it keeps it.
+    pub lines: u16,
+    /// Level.
+    pub level: u8,
+    /// `Ending` as its number (0 = still running).
+    pub ending: u8,
+}
+
+/// A whole replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    /// How the game started.
+    pub start: StartConfig,
+    /// Options it was recorded with.
+    pub meta: Meta,
+    /// The final state, when the recorder saw it.
+    pub outcome: Option<Outcome>,
+    /// One controller byte per frame.
+    pub inputs: Vec<u8>,
+}
+
+/// Why a file is not a readable replay: the check that failed and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    /// Byte offset in the file.
+    pub offset: usize,
+    /// The check that failed.
+    pub check: &'static str,
+    /// Details.
+    pub detail: String,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} check failed at byte {}: {}",
+            self.check, self.offset, self.detail
+        )
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+fn err(offset: usize, check: &'static str, detail: impl Into<String>) -> ReplayError {
+    ReplayError {
+        offset,
+        check,
+        detail: detail.into(),
+    }
+}
+
+/// Run-length encoding of the inputs: `(byte, run length)`.
+pub fn runs(inputs: &[u8]) -> Vec<(u8, u32)> {
+    let mut out: Vec<(u8, u32)> = Vec::new();
+    for &b in inputs {
+        match out.last_mut() {
+            Some((v, n)) if *v == b && *n < u32::MAX => *n += 1,
+            _ => out.push((b, 1)),
+        }
+    }
+    out
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+    loop {
+        let b = (v & 0x7F) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+fn put_str(out: &mut Vec<u8>, s: &str) {
+    // Cut at a character boundary so the stored string stays valid UTF-8.
+    let mut end = s.len().min(MAX_STRING);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    out.push(end as u8);
+    out.extend_from_slice(&s.as_bytes()[..end]);
+}
+
+/// Encodes a replay whose inputs are already run-length encoded.
+fn encode_runs(
+    start: &StartConfig,
+    meta: &Meta,
+    outcome: Option<&Outcome>,
+    frames: u32,
+    runs: &[(u8, u32)],
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 + runs.len() * 2);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&start.rng.to_le_bytes());
+    out.push(start.spawn_count);
+    out.extend_from_slice(&start.frame_counter.to_le_bytes());
+    out.push(start.das);
+    out.push(start.hold_down_points);
+    out.push(start.level);
+    out.push(start.game_type as u8);
+    out.push(start.start_height);
+    out.push(meta.source as u8);
+    out.extend_from_slice(&meta.seed.to_le_bytes());
+    out.extend_from_slice(&meta.game_index.to_le_bytes());
+    out.extend_from_slice(&meta.reaction.to_le_bytes());
+    put_str(&mut out, &meta.hz);
+    put_str(&mut out, &meta.preset);
+    match outcome {
+        Some(o) => {
+            out.push(1);
+            out.extend_from_slice(&o.score.to_le_bytes());
+            out.extend_from_slice(&o.lines.to_le_bytes());
+            out.push(o.level);
+            out.push(o.ending);
+        }
+        None => {
+            out.push(0);
+            out.extend_from_slice(&[0; 8]);
+        }
+    }
+    out.extend_from_slice(&frames.to_le_bytes());
+    out.extend_from_slice(&(runs.len() as u32).to_le_bytes());
+    for &(b, n) in runs {
+        out.push(b);
+        put_varint(&mut out, n);
+    }
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+impl Replay {
+    /// The file's bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        encode_runs(
+            &self.start,
+            &self.meta,
+            self.outcome.as_ref(),
+            self.inputs.len() as u32,
+            &runs(&self.inputs),
+        )
+    }
+
+    /// Parses a file's bytes; every failure says which check failed and at which offset.
+    pub fn decode(bytes: &[u8]) -> Result<Replay, ReplayError> {
+        let mut r = Reader { bytes, pos: 0 };
+        let magic = r.take(8, "magic")?;
+        if magic != MAGIC {
+            return Err(err(
+                0,
+                "magic",
+                format!(
+                    "not a nestris replay: the file starts with {:?}, expected {:?}",
+                    String::from_utf8_lossy(magic),
+                    String::from_utf8_lossy(&MAGIC)
+                ),
+            ));
+        }
+        let version = r.u16("version")?;
+        if version != VERSION {
+            return Err(err(
+                8,
+                "version",
+                format!("format version {version} is not supported (this build reads version {VERSION})"),
+            ));
+        }
+        if bytes.len() < 8 + 2 + 4 {
+            return Err(err(bytes.len(), "length", "file too short for a checksum"));
+        }
+        let body = bytes.len() - 4;
+        let stored = u32::from_le_bytes(bytes[body..].try_into().expect("4 bytes"));
+        let computed = crc32fast::hash(&bytes[..body]);
+        if stored != computed {
+            return Err(err(
+                body,
+                "checksum",
+                format!(
+                    "stored CRC-32 {stored:#010x} but bytes 0..{body} give {computed:#010x}: the file is damaged or truncated"
+                ),
+            ));
+        }
+        let r = &mut Reader {
+            bytes: &bytes[..body],
+            pos: r.pos,
+        };
+        let rng = r.u16("start config")?;
+        let spawn_count = r.u8("start config")?;
+        let frame_counter = r.u16("start config")?;
+        let das = r.u8("start config")?;
+        let hold_down_points = r.u8("start config")?;
+        let level = r.u8("start config")?;
+        let at = r.pos;
+        let game_type = match r.u8("start config")? {
+            0 => GameType::A,
+            1 => GameType::B,
+            v => {
+                return Err(err(
+                    at,
+                    "game type",
+                    format!("{v} is neither 0 (A) nor 1 (B)"),
+                ))
+            }
+        };
+        let at = r.pos;
+        let start_height = r.u8("start config")?;
+        if start_height > 5 {
+            return Err(err(
+                at,
+                "height",
+                format!("B-type height {start_height} is out of range 0..=5"),
+            ));
+        }
+        let at = r.pos;
+        let source = Source::from_u8(r.u8("options")?)
+            .ok_or_else(|| err(at, "source", format!("unknown player kind {}", bytes[at])))?;
+        let seed = r.u64("options")?;
+        let game_index = r.u64("options")?;
+        let reaction = r.u32("options")?;
+        let hz = r.string("options")?;
+        let preset = r.string("options")?;
+        let at = r.pos;
+        let has_outcome = r.u8("outcome")?;
+        let score = r.u32("outcome")?;
+        let lines = r.u16("outcome")?;
+        let out_level = r.u8("outcome")?;
+        let ending = r.u8("outcome")?;
+        let outcome = match has_outcome {
+            0 => None,
+            1 => {
+                if ending > 3 {
+                    return Err(err(
+                        at + 8,
+                        "outcome",
+                        format!("ending {ending} is out of range 0..=3"),
+                    ));
+                }
+                Some(Outcome {
+                    score,
+                    lines,
+                    level: out_level,
+                    ending,
+                })
+            }
+            v => return Err(err(at, "outcome", format!("flag {v} is neither 0 nor 1"))),
+        };
+        let frames_at = r.pos;
+        let frames = r.u32("frame count")?;
+        let count_at = r.pos;
+        let count = r.u32("run count")?;
+        if count as usize > r.remaining() / 2 {
+            return Err(err(
+                count_at,
+                "run count",
+                format!(
+                    "{count} runs cannot fit in the {} bytes left",
+                    r.remaining()
+                ),
+            ));
+        }
+        let mut inputs = Vec::with_capacity(frames.min(1 << 24) as usize);
+        for i in 0..count {
+            let b = r.u8("input runs")?;
+            let at = r.pos;
+            let n = r.varint("input runs")?;
+            if n == 0 {
+                return Err(err(at, "input runs", format!("run {i} has length 0")));
+            }
+            if inputs.len() as u64 + n as u64 > frames as u64 {
+                return Err(err(
+                    at,
+                    "frame count",
+                    format!(
+                        "runs exceed the {frames} frames the header at byte {frames_at} announces"
+                    ),
+                ));
+            }
+            inputs.extend(std::iter::repeat_n(b, n as usize));
+        }
+        if inputs.len() != frames as usize {
+            return Err(err(
+                r.pos,
+                "frame count",
+                format!(
+                    "runs add up to {} frames but the header at byte {frames_at} says {frames}",
+                    inputs.len()
+                ),
+            ));
+        }
+        if r.remaining() != 0 {
+            return Err(err(
+                r.pos,
+                "length",
+                format!("{} unexpected bytes after the last run", r.remaining()),
+            ));
+        }
+        Ok(Replay {
+            start: StartConfig {
+                rng,
+                spawn_count,
+                frame_counter,
+                das,
+                hold_down_points,
+                level,
+                game_type,
+                start_height,
+            },
+            meta: Meta {
+                source,
+                seed,
+                game_index,
+                reaction,
+                hz,
+                preset,
+            },
+            outcome,
+            inputs,
+        })
+    }
+
+    /// Reads a replay file.
+    pub fn read(path: &Path) -> Result<Replay, ReadError> {
+        let bytes = std::fs::read(path).map_err(|e| ReadError::Io(path.to_path_buf(), e))?;
+        Replay::decode(&bytes).map_err(|e| ReadError::Format(path.to_path_buf(), e))
+    }
+}
+
+/// Reading a replay file failed.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The file could not be read.
+    Io(PathBuf, std::io::Error),
+    /// The file is not a valid replay.
+    Format(PathBuf, ReplayError),
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Io(p, e) => write!(f, "cannot read replay {}: {e}", p.display()),
+            ReadError::Format(p, e) => write!(f, "{} is not a valid replay: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn remaining(&self) -> usize {
+        self.bytes.len() - self.pos
+    }
+
+    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], ReplayError> {
+        if self.remaining() < n {
+            return Err(err(
+                self.bytes.len(),
+                what,
+                format!(
+                    "file ends {} bytes too early (truncated)",
+                    n - self.remaining()
+                ),
+            ));
+        }
+        let s = &self.bytes[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+
+    fn u8(&mut self, what: &'static str) -> Result<u8, ReplayError> {
+        Ok(self.take(1, what)?[0])
+    }
+
+    fn u16(&mut self, what: &'static str) -> Result<u16, ReplayError> {
+        Ok(u16::from_le_bytes(
+            self.take(2, what)?.try_into().expect("2"),
+        ))
+    }
+
+    fn u32(&mut self, what: &'static str) -> Result<u32, ReplayError> {
+        Ok(u32::from_le_bytes(
+            self.take(4, what)?.try_into().expect("4"),
+        ))
+    }
+
+    fn u64(&mut self, what: &'static str) -> Result<u64, ReplayError> {
+        Ok(u64::from_le_bytes(
+            self.take(8, what)?.try_into().expect("8"),
+        ))
+    }
+
+    fn varint(&mut self, what: &'static str) -> Result<u32, ReplayError> {
+        let at = self.pos;
+        let mut v: u64 = 0;
+        for i in 0..5 {
+            let b = self.u8(what)?;
+            v |= ((b & 0x7F) as u64) << (7 * i);
+            if b & 0x80 == 0 {
+                return u32::try_from(v)
+                    .map_err(|_| err(at, what, "run length does not fit in 32 bits"));
+            }
+        }
+        Err(err(at, what, "run length longer than 5 bytes"))
+    }
+
+    fn string(&mut self, what: &'static str) -> Result<String, ReplayError> {
+        let n = self.u8(what)? as usize;
+        let at = self.pos;
+        let b = self.take(n, what)?;
+        String::from_utf8(b.to_vec()).map_err(|_| err(at, what, "option text is not UTF-8"))
+    }
+}
+
+/// Records a game as it is played and keeps the file on disk up to date: saved every few
+/// seconds, when finished, and when dropped (also during a panic's unwinding), so a long
+/// recording loses at most the last few seconds even if the process is killed.
+#[derive(Debug)]
+pub struct Recorder {
+    path: PathBuf,
+    start: StartConfig,
+    meta: Meta,
+    outcome: Option<Outcome>,
+    runs: Vec<(u8, u32)>,
+    frames: u32,
+    dirty: bool,
+    last_save: Instant,
+    /// Time between automatic saves.
+    pub interval: Duration,
+    failed: Option<String>,
+}
+
+impl Recorder {
+    /// A recording of a game that starts from `start`, saved to `path` (written at once, so a
+    /// path that cannot be written fails here, before the game).
+    pub fn create(path: &Path, start: StartConfig, meta: Meta) -> std::io::Result<Recorder> {
+        let mut r = Recorder {
+            path: path.to_path_buf(),
+            start,
+            meta,
+            outcome: None,
+            runs: Vec::new(),
+            frames: 0,
+            dirty: true,
+            last_save: Instant::now(),
+            interval: Duration::from_secs(5),
+            failed: None,
+        };
+        r.save()?;
+        Ok(r)
+    }
+
+    /// The file being written.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Frames recorded so far.
+    pub fn frames(&self) -> u32 {
+        self.frames
+    }
+
+    /// Appends one frame's controller byte; saves when the interval has passed.
+    pub fn push(&mut self, input: u8) {
+        match self.runs.last_mut() {
+            Some((v, n)) if *v == input && *n < u32::MAX => *n += 1,
+            _ => self.runs.push((input, 1)),
+        }
+        self.frames = self.frames.saturating_add(1);
+        self.dirty = true;
+        if self.frames % 64 == 0 && self.last_save.elapsed() >= self.interval {
+            if let Err(e) = self.save() {
+                self.failed = Some(e.to_string());
+            }
+        }
+    }
+
+    /// Records how the game stands (saved with the next save).
+    pub fn set_outcome(&mut self, outcome: Outcome) {
+        if self.outcome != Some(outcome) {
+            self.outcome = Some(outcome);
+            self.dirty = true;
+        }
+    }
+
+    /// A save error seen during automatic saving, if any.
+    pub fn error(&self) -> Option<&str> {
+        self.failed.as_deref()
+    }
+
+    /// Writes the file now (to a temporary file first, then renamed over the target).
+    pub fn save(&mut self) -> std::io::Result<()> {
+        if !self.dirty {
+            return Ok(());
+        }
+        let bytes = encode_runs(
+            &self.start,
+            &self.meta,
+            self.outcome.as_ref(),
+            self.frames,
+            &self.runs,
+        );
+        let mut tmp = self.path.clone().into_os_string();
+        tmp.push(".part");
+        let tmp = PathBuf::from(tmp);
+        {
+            let mut f = std::fs::File::create(&tmp)?;
+            f.write_all(&bytes)?;
+            f.sync_data().ok();
+        }
+        std::fs::rename(&tmp, &self.path)?;
+        self.dirty = false;
+        self.last_save = Instant::now();
+        Ok(())
+    }
+
+    /// Saves and ends the recording.
+    pub fn finish(mut self) -> std::io::Result<PathBuf> {
+        self.save()?;
+        Ok(self.path.clone())
+    }
+}
+
+impl Drop for Recorder {
+    fn drop(&mut self) {
+        let _ = self.save();
+    }
+}
+
+/// The file for game `index` (0-based) of a session recorded to `path`: `path` itself for the
+/// first game, `stem-N.ext` (N from 2) for the others.
+pub fn numbered_path(path: &Path, index: u64) -> PathBuf {
+    if index == 0 {
+        return path.to_path_buf();
+    }
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{}.{}", index + 1, ext.to_string_lossy()),
+        None => format!("{stem}-{}", index + 1),
+    };
+    path.with_file_name(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Replay {
+        Replay {
+            start: StartConfig::from_seed(7, 18, GameType::A, 0),
+            meta: Meta {
+                source: Source::Ai,
+                seed: 7,
+                game_index: 0,
+                reaction: 18,
+                hz: "30".into(),
+                preset: "default".into(),
+            },
+            outcome: Some(Outcome {
+                score: 0x1234,
+                lines: 0x12,
+                level: 19,
+                ending: 1,
+            }),
+            inputs: [0u8, 0, 0, 1, 1, 0x80, 0, 0, 0, 0].repeat(100),
+        }
+    }
+
+    #[test]
+    fn round_trip() {
+        let r = sample();
+        let bytes = r.encode();
+        assert_eq!(Replay::decode(&bytes).unwrap(), r);
+    }
+
+    #[test]
+    fn every_truncation_and_flip_is_an_error() {
+        let bytes = sample().encode();
+        for n in 0..bytes.len() {
+            assert!(Replay::decode(&bytes[..n]).is_err(), "truncated at {n}");
+        }
+        for i in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[i] ^= 0x20;
+            assert!(Replay::decode(&b).is_err(), "flip at {i}");
+        }
+    }
+}

@@ -1,0 +1,412 @@
+//! `nestris watch`: the AI plays, on screen (speed keys, a panel with its decisions) or
+//! headless when stdout is not a terminal (one line per game).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use nestris_ai::Ai;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use crate::options::{AiOptions, GameOptions};
+use crate::replayfile::{numbered_path, Meta, Source};
+use crate::tui::session::{self, plan_string, Pacer, Run, Speed};
+use crate::tui::term::Tui;
+use crate::tui::view::{self, Hud};
+
+/// Watch the AI play.
+#[derive(Debug, Clone, clap::Args)]
+pub struct WatchArgs {
+    #[command(flatten)]
+    pub game: GameOptions,
+    #[command(flatten)]
+    pub ai: AiOptions,
+    /// Number of games to play when headless (stdout not a terminal, or --headless); on
+    /// screen, games follow each other until you quit.
+    #[arg(long, default_value_t = 1)]
+    pub games: u64,
+    /// Record the games: the first to FILE, game N to FILE-N.ext (see `nestris replay`).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Starting speed on screen: 1 (real time, 60.0988 frames/s), 2, 4, 8, ... or max.
+    #[arg(long, default_value = "1")]
+    pub speed: String,
+    /// Play headless even when stdout is a terminal.
+    #[arg(long)]
+    pub headless: bool,
+    /// End a game after this many frames (0: no limit).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub max_frames: u64,
+}
+
+/// Parses a speed option (`1`, `8`, `8x`, `max`).
+pub fn parse_speed(s: &str) -> anyhow::Result<Speed> {
+    let t = s.trim().trim_end_matches(['x', 'X']);
+    if t.eq_ignore_ascii_case("max") || t.eq_ignore_ascii_case("ma") {
+        return Ok(Speed::Max);
+    }
+    match t.parse::<u32>() {
+        Ok(n) if n >= 1 && n.is_power_of_two() && n <= 256 => Ok(Speed::Times(n)),
+        _ => bail!("bad speed {s:?}: use 1, 2, 4, 8, ... 256 or max"),
+    }
+}
+
+fn meta(args: &WatchArgs, index: u64) -> Meta {
+    Meta {
+        source: Source::Ai,
+        seed: args.game.seed,
+        game_index: index,
+        reaction: args.ai.reaction,
+        hz: args.ai.hz.clone(),
+        preset: args.ai.label(),
+    }
+}
+
+/// Runs the command.
+pub fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
+    args.game.validate()?;
+    let cfg = args.ai.config()?;
+    let speed = parse_speed(&args.speed)?;
+    if args.headless || !std::io::stdout().is_terminal() {
+        headless(args, cfg)
+    } else {
+        on_screen(args, cfg, speed)
+    }
+}
+
+fn headless(args: &WatchArgs, cfg: nestris_ai::AiConfig) -> anyhow::Result<ExitCode> {
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        // Ctrl-C: finish the current frame, save the recording, stop.
+        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
+    }
+    for index in 0..args.games {
+        let start = args.game.start_config(index);
+        let mut run = Run::new(start, index);
+        if let Some(path) = &args.record {
+            run.record(&numbered_path(path, index), start, meta(args, index))?;
+        }
+        let mut ai = Ai::new(cfg.clone());
+        while !run.game.ended() {
+            if stop.load(Ordering::SeqCst) {
+                run.save_recording()?;
+                eprintln!(
+                    "game {}: interrupted at frame {} (score {} lines {})",
+                    index + 1,
+                    run.frames,
+                    run.game.score_value(),
+                    run.game.lines_value()
+                );
+                return Ok(ExitCode::from(130));
+            }
+            if args.max_frames > 0 && run.frames >= args.max_frames {
+                break;
+            }
+            let input = if run.game.game_over() {
+                run.leave_input()
+            } else {
+                ai.next_input(&run.game)
+            };
+            run.step(input);
+        }
+        run.save_recording()?;
+        let g = &run.game;
+        println!(
+            "game {}: score {} lines {} level {} pieces {} frames {}",
+            index + 1,
+            g.score_value(),
+            g.lines_value(),
+            g.level,
+            session::pieces(g),
+            run.frames
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Decision statistics for the panel.
+#[derive(Debug, Default)]
+struct DecisionStats {
+    seen: u64,
+    count: u32,
+    total: Duration,
+    max: Duration,
+}
+
+impl DecisionStats {
+    fn observe(&mut self, ai: &Ai) {
+        if ai.decision_count() == self.seen {
+            return;
+        }
+        self.seen = ai.decision_count();
+        if let Some(d) = ai.last_decision() {
+            self.count += 1;
+            self.total += d.elapsed;
+            self.max = self.max.max(d.elapsed);
+        }
+    }
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn panel(
+    args: &WatchArgs,
+    run: &Run,
+    ai: &Ai,
+    stats: &DecisionStats,
+    speed: Speed,
+    paused: bool,
+) -> Vec<Line<'static>> {
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let mut l = vec![
+        Line::from(vec![Span::styled("AI ", bold), Span::raw(args.ai.label())]),
+        Line::from(format!("{} Hz · reaction {}", args.ai.hz, args.ai.reaction)),
+        Line::from(format!("game {} · seed {}", run.index + 1, args.game.seed)),
+        Line::default(),
+    ];
+    match ai.last_decision() {
+        Some(d) => {
+            l.push(Line::from(vec![
+                Span::styled("target ", bold),
+                Span::raw(format!(
+                    "{:?} x{} y{}",
+                    d.target.orientation, d.target.x, d.target.y
+                )),
+            ]));
+            l.push(Line::from(vec![
+                Span::styled("eval   ", bold),
+                Span::raw(format!("{:.2}", d.cost)),
+            ]));
+            l.push(Line::from(vec![
+                Span::styled("plan   ", bold),
+                Span::raw(plan_string(&d.plan, 24)),
+            ]));
+            l.push(Line::from(vec![
+                Span::styled("decide ", bold),
+                Span::raw(ms(d.elapsed)),
+            ]));
+        }
+        None => l.push(Line::from("no decision yet")),
+    }
+    if stats.count > 0 {
+        l.push(Line::from(format!(
+            "  avg {} max {}",
+            ms(stats.total / stats.count),
+            ms(stats.max)
+        )));
+    }
+    l.push(Line::default());
+    l.push(Line::from(format!(
+        "pieces/s   {:.2}",
+        run.pieces_per_second()
+    )));
+    l.push(Line::from(format!(
+        "tetris rate {}",
+        run.tetris_rate()
+            .map(|r| format!("{:.0}%", r * 100.0))
+            .unwrap_or_else(|| "-".into())
+    )));
+    l.push(Line::from(format!(
+        "clears {} {} {} {}",
+        run.clears[1], run.clears[2], run.clears[3], run.clears[4]
+    )));
+    if run.game.score_uncapped > 999_999 {
+        l.push(Line::from(format!(
+            "true score {}",
+            run.game.score_uncapped
+        )));
+    }
+    let secs = run.frames as f64 / crate::tui::FPS;
+    l.push(Line::from(format!(
+        "frame {} ({}:{:02})",
+        run.frames,
+        (secs / 60.0) as u64,
+        secs as u64 % 60
+    )));
+    l.push(Line::default());
+    l.push(Line::from(vec![
+        Span::styled("speed ", bold),
+        Span::raw(speed.label()),
+        Span::styled(if paused { "  PAUSED" } else { "" }, bold),
+    ]));
+    if let Some(r) = &run.recorder {
+        l.push(Line::from(format!("rec {}", r.path().display())));
+        if let Some(e) = r.error() {
+            l.push(Line::from(format!("rec error: {e}")));
+        }
+    }
+    l
+}
+
+fn status() -> Line<'static> {
+    Line::from(" q quit · space pause · . step · 1 real time · +/- speed · m max · n next game")
+}
+
+fn on_screen(
+    args: &WatchArgs,
+    cfg: nestris_ai::AiConfig,
+    speed0: Speed,
+) -> anyhow::Result<ExitCode> {
+    let mut tui = Tui::enter(false)?;
+    let mut speed = speed0;
+    let mut paused = false;
+    let mut index = 0u64;
+    let mut top = 0u64;
+    let new_game = |index: u64| -> anyhow::Result<Run> {
+        let start = args.game.start_config(index);
+        let mut run = Run::new(start, index);
+        if let Some(path) = &args.record {
+            run.record(&numbered_path(path, index), start, meta(args, index))?;
+        }
+        Ok(run)
+    };
+    let mut run = new_game(index)?;
+    let mut ai = Ai::new(cfg.clone());
+    let mut stats = DecisionStats::default();
+    let mut pacer = Pacer::new();
+    let mut last_draw = Instant::now() - Duration::from_secs(1);
+    loop {
+        // Input.
+        let timeout = if paused {
+            Duration::from_millis(50)
+        } else if speed == Speed::Max {
+            Duration::ZERO
+        } else {
+            pacer.deadline().saturating_duration_since(Instant::now())
+        };
+        let mut step_once = false;
+        let mut skip = false;
+        if event::poll(timeout).context("cannot read the terminal")? {
+            while event::poll(Duration::ZERO)? {
+                let ev = event::read()?;
+                let Event::Key(k) = ev else { continue };
+                if k.kind == KeyEventKind::Release {
+                    continue;
+                }
+                if crate::tui::keys::is_ctrl_c(&k) {
+                    run.save_recording()?;
+                    return Ok(ExitCode::SUCCESS);
+                }
+                if run.game.ended() {
+                    skip = true;
+                }
+                match k.code {
+                    KeyCode::Char('q') | KeyCode::Esc => {
+                        run.save_recording()?;
+                        return Ok(ExitCode::SUCCESS);
+                    }
+                    KeyCode::Char(' ') | KeyCode::Char('p') => {
+                        paused = !paused;
+                        pacer.reset();
+                    }
+                    KeyCode::Char('.') | KeyCode::Char('s') => {
+                        paused = true;
+                        step_once = true;
+                    }
+                    KeyCode::Char('1') => {
+                        speed = Speed::Times(1);
+                        pacer.reset();
+                    }
+                    KeyCode::Char('+') | KeyCode::Char('=') | KeyCode::Char(']') => {
+                        speed = speed.faster()
+                    }
+                    KeyCode::Char('-') | KeyCode::Char('[') => {
+                        speed = speed.slower();
+                        pacer.reset();
+                    }
+                    KeyCode::Char('m') | KeyCode::Char('f') => speed = Speed::Max,
+                    KeyCode::Char('n') => skip = true,
+                    _ => {}
+                }
+            }
+        }
+        if args.max_frames > 0 && run.frames >= args.max_frames && !run.game.ended() {
+            // The frame limit ends the game: on to the next one.
+            skip = true;
+        }
+        // Time.
+        let real = if paused {
+            u32::from(step_once)
+        } else {
+            pacer.due()
+        };
+        if run.game.ended() {
+            top = top.max(run.game.score_value());
+            run.ending_tick += real;
+            let wait = if run.ending().is_some() {
+                crate::tui::endings::TICKS + 120
+            } else {
+                150
+            };
+            if skip || run.ending_tick >= wait {
+                run.save_recording()?;
+                index += 1;
+                run = new_game(index)?;
+                ai = Ai::new(cfg.clone());
+                stats = DecisionStats::default();
+                pacer.reset();
+            }
+        } else if skip {
+            run.save_recording()?;
+            top = top.max(run.game.score_value());
+            index += 1;
+            run = new_game(index)?;
+            ai = Ai::new(cfg.clone());
+            stats = DecisionStats::default();
+        } else {
+            let budget_end = Instant::now() + Duration::from_millis(15);
+            let frames: u64 = match (paused, speed) {
+                (true, _) => real as u64,
+                (false, Speed::Times(n)) => real as u64 * n as u64,
+                (false, Speed::Max) => u64::MAX,
+            };
+            let mut done = 0u64;
+            while done < frames && !run.game.ended() {
+                if args.max_frames > 0 && run.frames >= args.max_frames {
+                    break;
+                }
+                let input = if run.game.game_over() {
+                    run.leave_input()
+                } else {
+                    ai.next_input(&run.game)
+                };
+                run.step(input);
+                stats.observe(&ai);
+                done += 1;
+                if done % 64 == 0 && Instant::now() >= budget_end {
+                    break;
+                }
+            }
+        }
+        // Draw (at most ~60 times a second).
+        if last_draw.elapsed() >= Duration::from_millis(15) || step_once {
+            last_draw = Instant::now();
+            let mut hud = Hud {
+                top_score: top,
+                panel_title: "WATCH".into(),
+                panel: panel(args, &run, &ai, &stats, speed, paused),
+                status: status(),
+                ..Hud::default()
+            };
+            if run.game.ended() {
+                if let Some(kind) = run.ending() {
+                    hud.ending = Some((kind, run.ending_tick));
+                } else {
+                    hud.overlay = vec!["GAME OVER".into()];
+                }
+            }
+            tui.terminal
+                .draw(|f| view::draw(f, &run.game, &run.vram, &hud))
+                .context("cannot draw")?;
+        }
+    }
+}
