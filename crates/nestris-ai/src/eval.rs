@@ -4,8 +4,6 @@
 //! Features whose weight is zero are not computed: features are grouped by the work they need
 //! (heights only, column bits, row scans), and a group is skipped when all its weights are zero.
 
-use std::collections::BTreeMap;
-
 use crate::board::{Board, ROWS};
 
 /// Every feature, by name, with what it measures. Names are the weights file's keys.
@@ -100,6 +98,8 @@ pub struct Weights {
     pub w: [f64; FEATURES.len()],
     /// Height from which `danger` counts.
     pub danger_height: f64,
+    /// Weights used from level 29 on (the killscreen: one row a frame), if different.
+    pub killscreen: Option<Box<Weights>>,
 }
 
 /// A weights file or preset name that cannot be used.
@@ -146,6 +146,7 @@ impl Weights {
             name: name.to_string(),
             w: [0.0; FEATURES.len()],
             danger_height: 12.0,
+            killscreen: None,
         }
     }
 
@@ -180,67 +181,117 @@ impl Weights {
         }
     }
 
-    /// Reads weights from TOML: `name = value` pairs at the top level or under `[weights]`,
-    /// keys from [`FEATURES`] and [`PARAMS`]; features not named are zero.
+    /// Reads weights from TOML: `name`, `danger_height` and `[weights]` with `feature = value`
+    /// pairs (keys from [`FEATURES`]; features not named are zero), and optionally
+    /// `[killscreen]`: overrides used from level 29 on (`danger_height` may be overridden
+    /// there too). A file without a `[weights]` table may give the pairs at the top level.
     pub fn from_toml(text: &str) -> Result<Weights, WeightsError> {
         let value: toml::Table = text
             .parse()
             .map_err(|e: toml::de::Error| WeightsError::Toml(e.to_string()))?;
-        let table = match value.get("weights") {
-            Some(toml::Value::Table(t)) => t.clone(),
-            _ => value.clone(),
-        };
-        let name = value
-            .get("name")
-            .and_then(|v| v.as_str())
-            .unwrap_or("file")
-            .to_string();
-        let mut w = Weights::zero(&name);
-        let mut valid: Vec<&str> = FEATURES.iter().map(|(n, _)| *n).collect();
-        valid.extend(PARAMS.iter().map(|(n, _)| *n));
-        for (k, v) in &table {
-            if k == "name" || k == "weights" {
-                continue;
+        let name = match value.get("name") {
+            None => "file".to_string(),
+            Some(toml::Value::String(s)) => s.clone(),
+            Some(other) => {
+                return Err(WeightsError::NotANumber {
+                    name: "name".into(),
+                    found: format!("{other} (expected a string)"),
+                })
             }
-            let num = match v {
-                toml::Value::Float(f) if f.is_finite() => *f,
-                toml::Value::Integer(i) => *i as f64,
-                other => {
-                    return Err(WeightsError::NotANumber {
+        };
+        let mut w = Weights::zero(&name);
+        let top_level_pairs = !value.contains_key("weights");
+        for (k, v) in &value {
+            match k.as_str() {
+                "name" => {}
+                "weights" | "killscreen" => {
+                    if !v.is_table() {
+                        return Err(WeightsError::NotANumber {
+                            name: k.clone(),
+                            found: format!("{v} (expected a table)"),
+                        });
+                    }
+                }
+                _ if k == "danger_height" || top_level_pairs => w.set_pair(k, v)?,
+                _ => {
+                    return Err(WeightsError::UnknownFeature {
                         name: k.clone(),
-                        found: other.to_string(),
+                        valid: "name, danger_height, [weights], [killscreen]".into(),
                     })
                 }
-            };
-            if k == "danger_height" {
-                w.danger_height = num;
-            } else if let Some(i) = FEATURES.iter().position(|(n, _)| n == k) {
-                w.w[i] = num;
-            } else {
-                return Err(WeightsError::UnknownFeature {
-                    name: k.clone(),
-                    valid: valid.join(", "),
-                });
             }
+        }
+        if let Some(toml::Value::Table(t)) = value.get("weights") {
+            for (k, v) in t {
+                w.set_pair(k, v)?;
+            }
+        }
+        if let Some(toml::Value::Table(t)) = value.get("killscreen") {
+            let mut ks = w.clone();
+            ks.name = format!("{name} (killscreen)");
+            for (k, v) in t {
+                ks.set_pair(k, v)?;
+            }
+            w.killscreen = Some(Box::new(ks));
         }
         Ok(w)
     }
 
-    /// Writes the weights as TOML (non-zero weights only), readable by [`Weights::from_toml`].
+    fn set_pair(&mut self, k: &str, v: &toml::Value) -> Result<(), WeightsError> {
+        let num = match v {
+            toml::Value::Float(f) if f.is_finite() => *f,
+            toml::Value::Integer(i) => *i as f64,
+            other => {
+                return Err(WeightsError::NotANumber {
+                    name: k.to_string(),
+                    found: other.to_string(),
+                })
+            }
+        };
+        if k == "danger_height" {
+            self.danger_height = num;
+        } else if let Some(i) = FEATURES.iter().position(|(n, _)| *n == k) {
+            self.w[i] = num;
+        } else {
+            let mut valid: Vec<&str> = FEATURES.iter().map(|(n, _)| *n).collect();
+            valid.extend(PARAMS.iter().map(|(n, _)| *n));
+            return Err(WeightsError::UnknownFeature {
+                name: k.to_string(),
+                valid: valid.join(", "),
+            });
+        }
+        Ok(())
+    }
+
+    /// The weights in force at `level`.
+    pub fn at_level(&self, level: u8) -> &Weights {
+        match &self.killscreen {
+            Some(k) if level >= 29 => k,
+            _ => self,
+        }
+    }
+
+    /// Writes the weights as TOML, readable by [`Weights::from_toml`].
     pub fn to_toml(&self) -> String {
         let mut out = format!(
-            "name = {:?}\ndanger_height = {}\n\n[weights]\n",
+            "name = {:?}\ndanger_height = {:?}\n\n[weights]\n",
             self.name, self.danger_height
         );
-        let map: BTreeMap<usize, f64> = self
-            .w
-            .iter()
-            .copied()
-            .enumerate()
-            .filter(|(_, v)| *v != 0.0)
-            .collect();
-        for (i, v) in map {
-            out.push_str(&format!("{} = {:?}\n", FEATURES[i].0, v));
+        for (i, v) in self.w.iter().enumerate() {
+            if *v != 0.0 {
+                out.push_str(&format!("{} = {:?}\n", FEATURES[i].0, v));
+            }
+        }
+        if let Some(k) = &self.killscreen {
+            out.push_str("\n[killscreen]\n");
+            if k.danger_height != self.danger_height {
+                out.push_str(&format!("danger_height = {:?}\n", k.danger_height));
+            }
+            for (i, v) in k.w.iter().enumerate() {
+                if *v != self.w[i] {
+                    out.push_str(&format!("{} = {:?}\n", FEATURES[i].0, v));
+                }
+            }
         }
         out
     }

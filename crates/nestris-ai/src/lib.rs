@@ -7,6 +7,7 @@ pub mod eval;
 pub mod input;
 pub mod player;
 pub mod search;
+pub mod tune;
 
 pub use board::{Board, BoardError};
 pub use eval::{Evaluator, MoveSummary, Weights, WeightsError};

@@ -101,7 +101,9 @@ struct Pending {
 /// The AI player.
 pub struct Ai {
     cfg: AiConfig,
-    eval: Evaluator,
+    /// Evaluators before level 29 and from level 29 on.
+    evals: [Evaluator; 2],
+    eval_ks: bool,
     piece_id: Option<u8>,
     spawn_fc: u16,
     root_fc: u16,
@@ -151,7 +153,11 @@ impl Ai {
     /// A player with these settings.
     pub fn new(cfg: AiConfig) -> Ai {
         Ai {
-            eval: Evaluator::new(cfg.weights.clone()),
+            evals: [
+                Evaluator::new(cfg.weights.clone()),
+                Evaluator::new(cfg.weights.at_level(29).clone()),
+            ],
+            eval_ks: false,
             cfg,
             piece_id: None,
             spawn_fc: 0,
@@ -236,6 +242,10 @@ impl Ai {
         ai.last.map(|d| d.target)
     }
 
+    fn eval(&self) -> &Evaluator {
+        &self.evals[self.eval_ks as usize]
+    }
+
     fn timing(game: &Game) -> Timing {
         Timing {
             level: game.level,
@@ -277,6 +287,7 @@ impl Ai {
             return;
         }
         let level = game.level;
+        self.eval_ks = level >= 29;
         // One-piece costs, to keep the best `beam` locks for the two-piece look.
         let mut first: Vec<(f64, usize, Board, MoveSummary)> = search
             .locks
@@ -290,7 +301,7 @@ impl Ai {
                 let c = if l.tops_out {
                     TOP_OUT
                 } else {
-                    self.eval.cost(&b, &m)
+                    self.eval().cost(&b, &m)
                 };
                 (c, i, b, m)
             })
@@ -464,7 +475,7 @@ impl Ai {
             let lines = b.lock(o, x, y);
             let mut m2 = *m;
             m2.add(1, lines, lock_height(o, y), level);
-            let c = self.eval.cost(&b, &m2);
+            let c = self.evals[self.eval_ks as usize].cost(&b, &m2);
             if c < best {
                 best = c;
             }
