@@ -274,7 +274,7 @@ pub struct Game {
     pub frame_counter: u16,
     /// `lines` ($70-$71): low byte packed BCD, high byte binary hundreds.
     pub lines: u16,
-    /// `statsByType` ($03F0): pieces spawned per type, 3 BCD digits each (T J Z O S L I).
+    /// `statsByType` ($03F0..): pieces spawned per type, 3 BCD digits each (T J Z O S L I).
     pub stats: [u16; 7],
     /// `spawnID` ($19).
     pub spawn_id: u8,
@@ -282,7 +282,7 @@ pub struct Game {
     pub spawn_count: u8,
     /// `gameType` ($C1).
     pub game_type: GameType,
-    /// `startHeight` ($BD... B-type height 0..5).
+    /// `player1_startHeight`: B-type height 0..5.
     pub start_height: u8,
     /// `levelNumber` ($64).
     pub level: u8,
@@ -314,7 +314,7 @@ pub struct Game {
     pub completed_row: [u8; 4],
     /// `rowY` ($72): line-clear animation step.
     pub row_y: u8,
-    /// `curtainRow` ($58): game-over curtain progress (-16..20).
+    /// `curtainRow`: game-over curtain progress (-16..20; a row is drawn every 4 frames from 0).
     pub curtain_row: i8,
     /// `heldButtons_player1` ($F7).
     pub held: u8,
@@ -1234,6 +1234,93 @@ mod tests {
             "{}",
             std::mem::size_of::<Game>()
         );
+    }
+
+    fn started(level: u8) -> Game {
+        let mut g = Game::start(StartConfig::a_type(level));
+        g.step(0);
+        g
+    }
+
+    #[test]
+    fn reset_combination_ends_the_game() {
+        let mut g = started(5);
+        g.step(A | B | SELECT | START);
+        assert_eq!(g.ending, Ending::Reset);
+        let before = g;
+        g.step(0);
+        assert_eq!(g, before, "an ended game no longer changes");
+    }
+
+    #[test]
+    fn select_toggles_the_next_box() {
+        let mut g = started(5);
+        assert!(g.next_visible());
+        g.step(SELECT);
+        assert!(!g.next_visible());
+        g.step(SELECT); // held, not newly pressed
+        assert!(!g.next_visible());
+        g.step(0);
+        g.step(SELECT);
+        assert!(g.next_visible());
+    }
+
+    #[test]
+    fn start_pauses_and_only_a_lone_start_unpauses() {
+        let mut g = started(5);
+        g.step(START);
+        assert!(g.paused());
+        let fall = g.fall_timer;
+        g.step(0);
+        g.step(START | A);
+        assert!(g.paused(), "newly pressed must be exactly Start");
+        g.step(0);
+        g.step(START);
+        assert!(!g.paused());
+        assert_eq!(
+            g.fall_timer, fall,
+            "no logic runs while paused or on the unpause frame"
+        );
+        assert_eq!(g.vram_row, 0, "unpausing restarts the display copy");
+    }
+
+    #[test]
+    fn down_left_right_halves_the_logic_rate() {
+        let mut g = started(5);
+        let t0 = g.fall_timer;
+        for _ in 0..10 {
+            g.step(DOWN | LEFT | RIGHT);
+        }
+        assert_eq!(g.fall_timer.wrapping_sub(t0), 5);
+    }
+
+    #[test]
+    fn piece_statistics_count_spawns() {
+        let g = started(5);
+        assert_eq!(
+            g.stats
+                .iter()
+                .map(|&s| bcd::from_bcd(s as u32))
+                .sum::<u64>(),
+            1
+        );
+    }
+
+    #[test]
+    fn b_type_ending_bonus() {
+        let mut g = Game::start(StartConfig {
+            game_type: GameType::B,
+            start_height: 5,
+            level: 9,
+            ..StartConfig::a_type(9)
+        });
+        g.score = 0x012345;
+        g.ending = Ending::BTypeCleared;
+        assert_eq!(g.btype_bonus(), 14_000);
+        g.flags &= !F_INIT_PENDING;
+        g.step(0);
+        assert_eq!(g.score, 0x026345);
+        assert_eq!(g.score_uncapped, 14_000);
     }
 
     #[test]

@@ -71,7 +71,8 @@ pub struct AiOptions {
     /// Reaction time in frames: the next piece is seen this many frames after a spawn.
     #[arg(long, default_value_t = 18)]
     pub reaction: u32,
-    /// Evaluation preset (see `nestris ai-presets`).
+    /// Evaluation preset: `default` (this project's tuned weights) or `meatfighter-2014`
+    /// (the seed article's six features and published weights).
     #[arg(long = "ai", default_value = "default")]
     pub preset: String,
     /// Evaluation weights from a TOML file (overrides --ai).
@@ -112,4 +113,45 @@ impl AiOptions {
             None => format!("preset {}", self.preset),
         }
     }
+}
+
+/// Which rule set and piece randomizer (`--rules`, `--randomizer`, `--sega-next-game`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct RulesOptions {
+    /// Rule set: nes (the bit-exact engine), relaytris (the relay computer's game: 10x16, turn
+    /// based, shown with `~` and `#`) or qbasic (the QBasic tutorial game: 10x20, gravity).
+    /// --level, --type, --height, --hz and --reaction apply to nes only.
+    #[arg(long, value_enum, default_value_t = RulesArg::Nes)]
+    pub rules: RulesArg,
+    /// Piece randomizer: nes, sega, bloxeed, uniform, cycle, bag7 or file:PATH. Default: the
+    /// rule set's own (nes; cycle for relaytris; uniform for qbasic); any other is a departure
+    /// from the original and is labelled as one.
+    #[arg(long, value_name = "NAME")]
+    pub randomizer: Option<nestris_classic::RandomizerSpec>,
+    /// Sega and Bloxeed: the seed of each following game, as the machine carries it over:
+    /// skip (the game-over animation skipped) or watch (watched: one more rand() call; Sega
+    /// only).
+    #[arg(long, value_enum, default_value_t = SegaNextArg::Skip)]
+    pub sega_next_game: SegaNextArg,
+}
+
+/// A rule set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RulesArg {
+    /// NES Tetris (1989), the bit-exact engine.
+    Nes,
+    /// The relay computer's Tetris (nestris_classic::Relaytris).
+    Relaytris,
+    /// The QBasic tutorial Tetris (nestris_classic::Qbasic).
+    Qbasic,
+}
+
+/// `--sega-next-game`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SegaNextArg {
+    /// Game-over animation skipped.
+    #[default]
+    Skip,
+    /// Game-over animation watched.
+    Watch,
 }
