@@ -16,7 +16,7 @@ use ratatui::text::{Line, Span};
 use ratatui::Terminal;
 
 use crate::replayfile::Replay;
-use crate::tui::session::{self, input_string, Pacer, Run, Speed};
+use crate::tui::session::{self, input_string, Playback, Run, Speed};
 use crate::tui::term::Tui;
 use crate::tui::view::{self, Hud};
 use crate::watch::parse_speed;
@@ -229,21 +229,12 @@ fn screens(args: &ReplayArgs, replay: &Replay, list: &str) -> anyhow::Result<Exi
 fn on_screen(args: &ReplayArgs, replay: &Replay, speed0: Speed) -> anyhow::Result<ExitCode> {
     let _ = args;
     let mut tui = Tui::enter(false)?;
-    let mut speed = speed0;
-    let mut paused = false;
+    let mut playback = Playback::new(speed0);
     let mut run = Run::new(replay.start, replay.meta.game_index);
-    let mut pacer = Pacer::new();
     let total = replay.inputs.len() as u64;
     let mut last_draw = Instant::now() - Duration::from_secs(1);
     loop {
-        let timeout = if paused {
-            Duration::from_millis(50)
-        } else if speed == Speed::Max {
-            Duration::ZERO
-        } else {
-            pacer.deadline().saturating_duration_since(Instant::now())
-        };
-        let mut step_once = false;
+        let timeout = playback.poll_timeout();
         if event::poll(timeout).context("cannot read the terminal")? {
             while event::poll(Duration::ZERO)? {
                 let Event::Key(k) = event::read()? else {
@@ -261,45 +252,19 @@ fn on_screen(args: &ReplayArgs, replay: &Replay, speed0: Speed) -> anyhow::Resul
                 }
                 match k.code {
                     KeyCode::Char('q') | KeyCode::Esc => return Ok(ExitCode::SUCCESS),
-                    KeyCode::Char(' ') | KeyCode::Char('p') => {
-                        paused = !paused;
-                        pacer.reset();
-                    }
-                    KeyCode::Char('.') | KeyCode::Char('s') => {
-                        paused = true;
-                        step_once = true;
-                    }
-                    KeyCode::Char('1') => {
-                        speed = Speed::Times(1);
-                        pacer.reset();
-                    }
-                    KeyCode::Char('+') | KeyCode::Char('=') | KeyCode::Char(']') => {
-                        speed = speed.faster()
-                    }
-                    KeyCode::Char('-') | KeyCode::Char('[') => {
-                        speed = speed.slower();
-                        pacer.reset();
-                    }
-                    KeyCode::Char('m') | KeyCode::Char('f') => speed = Speed::Max,
+                    code if playback.key(code) => {}
                     _ => {}
                 }
             }
         }
-        let real = if paused {
-            u32::from(step_once)
-        } else {
-            pacer.due()
-        };
+        let step_once = playback.step_once;
+        let real = playback.due();
         if run.frames >= total || run.game.ended() {
             if run.game.ended() {
                 run.ending_tick = run.ending_tick.saturating_add(real);
             }
         } else {
-            let frames: u64 = match (paused, speed) {
-                (true, _) => real as u64,
-                (false, Speed::Times(n)) => real as u64 * n as u64,
-                (false, Speed::Max) => u64::MAX,
-            };
+            let frames = playback.frames(real);
             let budget_end = Instant::now() + Duration::from_millis(15);
             let mut done = 0;
             while done < frames && run.frames < total {
@@ -312,7 +277,7 @@ fn on_screen(args: &ReplayArgs, replay: &Replay, speed0: Speed) -> anyhow::Resul
         }
         if last_draw.elapsed() >= Duration::from_millis(15) || step_once {
             last_draw = Instant::now();
-            let hud = hud(replay, &run, speed, paused, true);
+            let hud = hud(replay, &run, playback.speed, playback.paused, true);
             tui.terminal
                 .draw(|f| view::draw(f, &run.game, &run.vram, &hud))
                 .context("cannot draw")?;

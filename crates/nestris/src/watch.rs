@@ -16,7 +16,7 @@ use ratatui::text::{Line, Span};
 
 use crate::options::{AiOptions, GameOptions};
 use crate::replayfile::{numbered_path, Meta, Source};
-use crate::tui::session::{self, plan_string, Pacer, Run, Speed};
+use crate::tui::session::{self, plan_string, Playback, Run, Speed};
 use crate::tui::term::Tui;
 use crate::tui::view::{self, Hud};
 
@@ -257,8 +257,7 @@ fn on_screen(
     speed0: Speed,
 ) -> anyhow::Result<ExitCode> {
     let mut tui = Tui::enter(false)?;
-    let mut speed = speed0;
-    let mut paused = false;
+    let mut playback = Playback::new(speed0);
     let mut index = 0u64;
     let mut top = 0u64;
     let new_game = |index: u64| -> anyhow::Result<Run> {
@@ -272,18 +271,10 @@ fn on_screen(
     let mut run = new_game(index)?;
     let mut ai = Ai::new(cfg.clone());
     let mut stats = DecisionStats::default();
-    let mut pacer = Pacer::new();
     let mut last_draw = Instant::now() - Duration::from_secs(1);
     loop {
         // Input.
-        let timeout = if paused {
-            Duration::from_millis(50)
-        } else if speed == Speed::Max {
-            Duration::ZERO
-        } else {
-            pacer.deadline().saturating_duration_since(Instant::now())
-        };
-        let mut step_once = false;
+        let timeout = playback.poll_timeout();
         let mut skip = false;
         if event::poll(timeout).context("cannot read the terminal")? {
             while event::poll(Duration::ZERO)? {
@@ -304,26 +295,7 @@ fn on_screen(
                         run.save_recording()?;
                         return Ok(ExitCode::SUCCESS);
                     }
-                    KeyCode::Char(' ') | KeyCode::Char('p') => {
-                        paused = !paused;
-                        pacer.reset();
-                    }
-                    KeyCode::Char('.') | KeyCode::Char('s') => {
-                        paused = true;
-                        step_once = true;
-                    }
-                    KeyCode::Char('1') => {
-                        speed = Speed::Times(1);
-                        pacer.reset();
-                    }
-                    KeyCode::Char('+') | KeyCode::Char('=') | KeyCode::Char(']') => {
-                        speed = speed.faster()
-                    }
-                    KeyCode::Char('-') | KeyCode::Char('[') => {
-                        speed = speed.slower();
-                        pacer.reset();
-                    }
-                    KeyCode::Char('m') | KeyCode::Char('f') => speed = Speed::Max,
+                    code if playback.key(code) => {}
                     KeyCode::Char('n') => skip = true,
                     _ => {}
                 }
@@ -334,11 +306,8 @@ fn on_screen(
             skip = true;
         }
         // Time.
-        let real = if paused {
-            u32::from(step_once)
-        } else {
-            pacer.due()
-        };
+        let step_once = playback.step_once;
+        let real = playback.due();
         if run.game.ended() {
             top = top.max(run.game.score_value());
             run.ending_tick += real;
@@ -353,7 +322,7 @@ fn on_screen(
                 run = new_game(index)?;
                 ai = Ai::new(cfg.clone());
                 stats = DecisionStats::default();
-                pacer.reset();
+                playback.reset();
             }
         } else if skip {
             run.save_recording()?;
@@ -364,11 +333,7 @@ fn on_screen(
             stats = DecisionStats::default();
         } else {
             let budget_end = Instant::now() + Duration::from_millis(15);
-            let frames: u64 = match (paused, speed) {
-                (true, _) => real as u64,
-                (false, Speed::Times(n)) => real as u64 * n as u64,
-                (false, Speed::Max) => u64::MAX,
-            };
+            let frames = playback.frames(real);
             let mut done = 0u64;
             while done < frames && !run.game.ended() {
                 if args.max_frames > 0 && run.frames >= args.max_frames {
@@ -393,7 +358,7 @@ fn on_screen(
             let mut hud = Hud {
                 top_score: top,
                 panel_title: "WATCH".into(),
-                panel: panel(args, &run, &ai, &stats, speed, paused),
+                panel: panel(args, &run, &ai, &stats, playback.speed, playback.paused),
                 status: status(),
                 ..Hud::default()
             };

@@ -228,6 +228,97 @@ impl Default for Pacer {
     }
 }
 
+/// The speed keys shared by `watch` and `replay`: pause, single step, real time, faster,
+/// slower, fastest; and how many game frames are due.
+#[derive(Debug)]
+pub struct Playback {
+    /// Current speed.
+    pub speed: Speed,
+    /// Paused by the viewer (not the game's own pause).
+    pub paused: bool,
+    /// One frame was requested while paused.
+    pub step_once: bool,
+    pacer: Pacer,
+}
+
+impl Playback {
+    /// Running at `speed`.
+    pub fn new(speed: Speed) -> Playback {
+        Playback {
+            speed,
+            paused: false,
+            step_once: false,
+            pacer: Pacer::new(),
+        }
+    }
+
+    /// How long to wait for a key before the next frame is due.
+    pub fn poll_timeout(&self) -> std::time::Duration {
+        if self.paused {
+            std::time::Duration::from_millis(50)
+        } else if self.speed == Speed::Max {
+            std::time::Duration::ZERO
+        } else {
+            self.pacer
+                .deadline()
+                .saturating_duration_since(Instant::now())
+        }
+    }
+
+    /// Applies a speed key; `false` when the key is not one of them.
+    pub fn key(&mut self, code: crossterm::event::KeyCode) -> bool {
+        use crossterm::event::KeyCode::Char;
+        match code {
+            Char(' ') | Char('p') => {
+                self.paused = !self.paused;
+                self.pacer.reset();
+            }
+            Char('.') | Char('s') => {
+                self.paused = true;
+                self.step_once = true;
+            }
+            Char('1') => {
+                self.speed = Speed::Times(1);
+                self.pacer.reset();
+            }
+            Char('+') | Char('=') | Char(']') => self.speed = self.speed.faster(),
+            Char('-') | Char('[') => {
+                self.speed = self.speed.slower();
+                self.pacer.reset();
+            }
+            Char('m') | Char('f') => self.speed = Speed::Max,
+            _ => return false,
+        }
+        true
+    }
+
+    /// Display frames due now: elapsed real frames when running, one after a single-step
+    /// request, none when paused. Clears the single-step request.
+    pub fn due(&mut self) -> u32 {
+        let real = if self.paused {
+            u32::from(self.step_once)
+        } else {
+            self.pacer.due()
+        };
+        self.step_once = false;
+        real
+    }
+
+    /// Game frames to run for `real` display frames (unbounded at the fastest speed).
+    pub fn frames(&self, real: u32) -> u64 {
+        match (self.paused, self.speed) {
+            (true, _) => real as u64,
+            (false, Speed::Times(n)) => real as u64 * n as u64,
+            (false, Speed::Max) => u64::MAX,
+        }
+    }
+
+    /// Restarts the clock (a new game).
+    pub fn reset(&mut self) {
+        self.pacer.reset();
+    }
+}
+
 /// A controller plan as a compact string: one character per frame (`.` nothing, `L R D U A B`
 /// a button, `S`/`s` Start/Select), several buttons in brackets (`[RA]`), a run of more than
 /// four idle frames as `.×N`; the idle frames at the end are left out (`…`).
