@@ -7,7 +7,7 @@
 use crate::board::{Board, ROWS};
 
 /// Every feature, by name, with what it measures. Names are the weights file's keys.
-pub const FEATURES: [(&str, &str); 28] = [
+pub const FEATURES: [(&str, &str); 29] = [
     ("lines_cleared", "lines cleared by the placed pieces"),
     (
         "lock_height",
@@ -80,6 +80,10 @@ pub const FEATURES: [(&str, &str); 28] = [
     (
         "i_dependency",
         "columns that only an I piece can fill (3+ deep, 1 wide), beyond the first",
+    ),
+    (
+        "unreachable_columns",
+        "columns a vertical I cannot reach at this level and tap speed",
     ),
 ];
 
@@ -329,6 +333,8 @@ pub struct MoveSummary {
     pub lock_height: u32,
     /// Points scored.
     pub points: u32,
+    /// Level (gravity) of the last placement.
+    pub level: u8,
 }
 
 impl MoveSummary {
@@ -337,6 +343,7 @@ impl MoveSummary {
         self.clears[slot] = lines as u8;
         self.lock_height += lock_height;
         self.points += [0, 40, 100, 300, 1200][lines.min(4) as usize] * (level as u32 + 1);
+        self.level = level;
     }
 }
 
@@ -348,6 +355,7 @@ pub struct Evaluator {
     need_columns: bool,
     need_rows: bool,
     need_wells: bool,
+    input: Option<crate::input::InputModel>,
 }
 
 impl Evaluator {
@@ -373,7 +381,15 @@ impl Evaluator {
             need_columns,
             need_rows,
             need_wells,
+            input: None,
         }
+    }
+
+    /// Sets the tap speed that `unreachable_columns` measures with (without one, that
+    /// feature is 0).
+    pub fn with_input(mut self, input: crate::input::InputModel) -> Evaluator {
+        self.input = Some(input);
+        self
     }
 
     /// All feature values of a board (every feature computed, for display and tests).
@@ -383,6 +399,7 @@ impl Evaluator {
             need_columns: true,
             need_rows: true,
             need_wells: true,
+            input: Some(crate::input::InputModel::default()),
         };
         let mut w = all.weights.clone();
         w.danger_height = danger_height;
@@ -439,6 +456,11 @@ impl Evaluator {
             .sum::<u32>() as f64;
         f[23] = m.clears.iter().filter(|&&c| c >= 4).count() as f64;
         f[24] = m.points as f64 / 1000.0;
+        if let Some(input) = &self.input {
+            if w.w[28] != 0.0 || self.weights.w[28] != 0.0 || w.name == "all" {
+                f[28] = (10 - crate::search::i_reach(board, m.level, input).count_ones()) as f64;
+            }
+        }
         let cols = board.columns();
         f[21] = cols[9].count_ones() as f64;
         if self.need_columns {

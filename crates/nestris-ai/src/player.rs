@@ -154,8 +154,8 @@ impl Ai {
     pub fn new(cfg: AiConfig) -> Ai {
         Ai {
             evals: [
-                Evaluator::new(cfg.weights.clone()),
-                Evaluator::new(cfg.weights.at_level(29).clone()),
+                Evaluator::new(cfg.weights.clone()).with_input(cfg.input.clone()),
+                Evaluator::new(cfg.weights.at_level(29).clone()).with_input(cfg.input.clone()),
             ],
             eval_ks: false,
             cfg,

@@ -467,9 +467,71 @@ pub fn quick_placements(
     }
 }
 
+/// Columns a vertical I piece can reach after spawning on `board` at `level`, tapping at
+/// `input` (bit c = column c): rotated on the first press, then tapped towards one wall every
+/// allowed frame; a column counts when the rotated piece stands in it on some frame before it
+/// locks. The edges of a tall or high-gravity board drop out first.
+pub fn i_reach(board: &Board, level: u8, input: &InputModel) -> u16 {
+    let speed = frames_per_drop(level);
+    let mut mask = 0u16;
+    for dir in [0, buttons::LEFT, buttons::RIGHT] {
+        let (mut x, mut o, mut y) = (5i8, Orientation::Ih as u8, 0i8);
+        let mut ft = 0u8;
+        let mut t = 0u32;
+        loop {
+            let mut blocked = false;
+            if input.can_press(t) {
+                let inp = dir
+                    | if o == Orientation::Ih as u8 {
+                        buttons::A
+                    } else {
+                        0
+                    };
+                let (nx, no) = apply_input(board, x, o, y, inp);
+                blocked = nx == x && o != Orientation::Ih as u8;
+                x = nx;
+                o = no;
+            }
+            let vertical = o == Orientation::Iv as u8;
+            if vertical {
+                mask |= 1 << x;
+            }
+            ft = ft.wrapping_add(1);
+            if ft.wrapping_sub(speed) & 0x80 == 0 {
+                ft = 0;
+                if board.fits(o, x, y + 1) {
+                    y += 1;
+                } else {
+                    break;
+                }
+            }
+            if (blocked && vertical) || t > 400 {
+                break;
+            }
+            t += 1;
+        }
+    }
+    mask
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn i_reach_on_empty_and_tall_boards() {
+        let fast = InputModel::hz(30).unwrap();
+        assert_eq!(i_reach(&Board::new(), 18, &fast), 0x3FF);
+        // At level 29 with 10 Hz taps the vertical I cannot get to the far left.
+        let slow = InputModel::hz(10).unwrap();
+        assert_eq!(i_reach(&Board::new(), 29, &slow) & 1, 0);
+        // A tall column 1 walls column 0 off.
+        let mut b = Board::new();
+        for r in 4..22 {
+            b.rows[r] |= 1 << 1;
+        }
+        assert_eq!(i_reach(&b, 18, &fast) & 0b11, 0);
+    }
 
     #[test]
     fn orientation_lists_rotate_as_assumed() {
