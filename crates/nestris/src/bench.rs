@@ -11,7 +11,8 @@ use nestris_ai::Ai;
 use nestris_engine::{Ending, Game, GameType};
 use rayon::prelude::*;
 
-use crate::options::{AiOptions, GameOptions, TypeArg};
+use crate::departure::Departure;
+use crate::options::{AiOptions, GameOptions, RulesOptions, TypeArg};
 
 /// Options of `nestris bench`.
 #[derive(Debug, clap::Args)]
@@ -35,6 +36,8 @@ pub struct BenchArgs {
     pub game: GameOptions,
     #[command(flatten)]
     pub ai: AiOptions,
+    #[command(flatten)]
+    pub rules: RulesOptions,
 }
 
 /// One finished game.
@@ -66,15 +69,18 @@ pub struct GameResult {
     pub decisions: Vec<Duration>,
 }
 
-/// Plays one game to its end (or the line cap).
+/// Plays one game to its end (or the line cap). With `departure`, that randomizer replaces
+/// the game's picker (a departure from the original, see [`Departure`]).
 pub fn play_game(
     game_opts: &GameOptions,
     ai: &mut Ai,
     index: u64,
     line_cap: u32,
     stop: &AtomicBool,
+    departure: Option<nestris_classic::AnyRandomizer>,
 ) -> Option<GameResult> {
     let mut game = Game::start(game_opts.start_config(index));
+    let mut departure = departure.map(|r| Departure::new(r, &game));
     let mut r = GameResult {
         index,
         ..GameResult::default()
@@ -99,6 +105,9 @@ pub fn play_game(
             }
         }
         game.step(input);
+        if let Some(d) = &mut departure {
+            d.after_step(&mut game);
+        }
         r.frames += 1;
         if game.piece_active() && spawn_count != Some(game.spawn_count) {
             spawn_count = Some(game.spawn_count);
@@ -194,7 +203,7 @@ pub fn report(results: &[GameResult], args: &BenchArgs, wall: Duration) -> serde
     } else {
         0.0
     };
-    serde_json::json!({
+    let mut v = serde_json::json!({
         "games": results.len(),
         "level": args.game.level,
         "type": if args.game.game_type == TypeArg::A { "a" } else { "b" },
@@ -223,7 +232,14 @@ pub fn report(results: &[GameResult], args: &BenchArgs, wall: Duration) -> serde
         "decision_ms_median": percentile(&times, 50.0),
         "decision_ms_p99": percentile(&times, 99.0),
         "wall_seconds": wall.as_secs_f64(),
-    })
+    });
+    if args.rules.is_departure() {
+        // Only for a departure: the original game's report keeps its keys.
+        v["rules"] = args.rules.rules_name().into();
+        v["randomizer"] = args.rules.randomizer_spec().to_string().into();
+        v["departure"] = true.into();
+    }
+    v
 }
 
 fn print_table(v: &serde_json::Value) {
@@ -238,6 +254,12 @@ fn print_table(v: &serde_json::Value) {
         v["line_cap"],
         v["ai"].as_str().unwrap_or("")
     );
+    if v["departure"].as_bool() == Some(true) {
+        println!(
+            "randomizer         {} (departure from the original)",
+            v["randomizer"].as_str().unwrap_or("")
+        );
+    }
     println!(
         "mean score         {:.0}  (std {:.0})",
         f("mean_score"),
@@ -285,11 +307,19 @@ fn print_table(v: &serde_json::Value) {
 
 /// Runs the benchmark.
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    if args.rules.rules != crate::options::RulesArg::Nes {
+        return crate::classic_run::bench_classic(args);
+    }
     args.game.validate()?;
     let cfg = args.ai.config()?;
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
+    // The randomizer of each game when it replaces the game's picker (a departure).
+    let departures: Option<Vec<nestris_classic::AnyRandomizer>> = args
+        .rules
+        .game_randomizers(args.game.seed)?
+        .map(|mut g| g.take(args.games));
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -336,7 +366,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             .into_par_iter()
             .filter_map(|i| {
                 let mut ai = Ai::new(cfg.clone());
-                let r = play_game(&args.game, &mut ai, i, args.line_cap, &stop)?;
+                let departure = departures.as_ref().map(|d| d[i as usize].clone());
+                let r = play_game(&args.game, &mut ai, i, args.line_cap, &stop, departure)?;
                 if let Some(f) = &csv {
                     use std::io::Write;
                     let mut f = f.lock().expect("csv lock");

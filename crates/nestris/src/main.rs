@@ -2,11 +2,16 @@
 //! under the game's real timing, a benchmark, and conformance checks against the original.
 
 mod bench;
+mod classic_ai;
+mod classic_run;
+mod departure;
 mod options;
 mod play;
 mod replay;
 mod replayfile;
+mod sequence;
 mod tui;
+mod tune;
 mod verify;
 mod watch;
 
@@ -30,6 +35,8 @@ enum Command {
     /// Headless AI games on all cores, reported as the field reports bots (mean score,
     /// percentiles, lines, Tetris rate, decision times).
     Bench(bench::BenchArgs),
+    /// Tune the evaluation weights (seeded (1+1) evolution strategy over the same games).
+    Tune(tune::TuneArgs),
     /// Watch the AI play on screen (speed keys, its decisions in a side panel); headless when
     /// stdout is not a terminal: one line per game. The default command in a terminal.
     Watch(watch::WatchArgs),
@@ -37,6 +44,10 @@ enum Command {
     Play(play::PlayArgs),
     /// Play a recording back on screen, or check it headless (`--check`).
     Replay(replay::ReplayArgs),
+    /// Print the pieces a randomizer deals (nes, sega, bloxeed, uniform, cycle, bag7,
+    /// file:PATH): one line of letters per game, the same pieces the other commands deal with
+    /// the same --seed.
+    Sequence(sequence::SequenceArgs),
 }
 
 /// `watch` with its default options (what `nestris` alone runs in a terminal).
@@ -51,9 +62,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Verify(args)) => verify::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Watch(args)) => watch::run(&args),
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
+        Some(Command::Sequence(args)) => sequence::run(&args),
         None if std::io::IsTerminal::is_terminal(&std::io::stdout()) => {
             // No subcommand in a terminal: watch the AI with the default options.
             use clap::Parser as _;

@@ -28,6 +28,8 @@ pub struct PlayArgs {
     pub game: GameOptions,
     #[command(flatten)]
     pub ai: AiOptions,
+    #[command(flatten)]
+    pub rules: crate::options::RulesOptions,
     /// Key map: `name=key|key,...` replacing the defaults of the actions named, or the path
     /// of a TOML file with `name = "key|key"` lines. Actions: left right down up a b start
     /// select hint quit. Keys: a character, or left right up down enter space tab esc
@@ -100,7 +102,14 @@ fn meta(args: &PlayArgs, index: u64) -> Meta {
 
 /// Runs the command.
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+    if args.rules.rules != crate::options::RulesArg::Nes {
+        return crate::classic_run::play_classic(&args.rules, &args.game, &args.ai);
+    }
     args.game.validate()?;
+    if args.record.is_some() && args.rules.is_departure() {
+        bail!("--record: a game with another randomizer ({}) would not replay on the original's picker", args.rules.randomizer_label());
+    }
+    let mut randomizers = args.rules.game_randomizers(args.game.seed)?;
     let map = load_keys(args.keys.as_deref())?;
     let cfg = args.ai.config()?;
     if !std::io::stdout().is_terminal() {
@@ -112,7 +121,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     let ai = Ai::new(cfg);
     let mut index = 0u64;
     let mut top = 0u64;
-    let mut run = Run::new(args.game.start_config(index), index);
+    let mut run = Run::with_rules(args.game.start_config(index), index, &mut randomizers);
     let mut phase = Phase::Waiting;
     let mut start_mask = 0u8;
     let mut ghost: Option<(u8, u8, u8, u32)> = None;
@@ -152,7 +161,8 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                         run.save_recording()?;
                         top = top.max(run.game.score_value());
                         index += 1;
-                        run = Run::new(args.game.start_config(index), index);
+                        run =
+                            Run::with_rules(args.game.start_config(index), index, &mut randomizers);
                         phase = Phase::Waiting;
                         ghost = None;
                     }

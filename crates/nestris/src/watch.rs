@@ -27,6 +27,8 @@ pub struct WatchArgs {
     pub game: GameOptions,
     #[command(flatten)]
     pub ai: AiOptions,
+    #[command(flatten)]
+    pub rules: crate::options::RulesOptions,
     /// Number of games to play when headless (stdout not a terminal, or --headless); on
     /// screen, games follow each other until you quit.
     #[arg(long, default_value_t = 1)]
@@ -70,7 +72,20 @@ fn meta(args: &WatchArgs, index: u64) -> Meta {
 
 /// Runs the command.
 pub fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
+    if args.rules.rules != crate::options::RulesArg::Nes {
+        return crate::classic_run::watch_classic(
+            &args.rules,
+            &args.game,
+            &args.ai,
+            args.games,
+            args.headless,
+            &args.speed,
+        );
+    }
     args.game.validate()?;
+    if args.record.is_some() && args.rules.is_departure() {
+        bail!("--record: a game with another randomizer ({}) would not replay on the original's picker", args.rules.randomizer_label());
+    }
     let cfg = args.ai.config()?;
     let speed = parse_speed(&args.speed)?;
     if args.headless || !std::io::stdout().is_terminal() {
@@ -87,9 +102,10 @@ fn headless(args: &WatchArgs, cfg: nestris_ai::AiConfig) -> anyhow::Result<ExitC
         // Ctrl-C: finish the current frame, save the recording, stop.
         let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
     }
+    let mut randomizers = args.rules.game_randomizers(args.game.seed)?;
     for index in 0..args.games {
         let start = args.game.start_config(index);
-        let mut run = Run::new(start, index);
+        let mut run = Run::with_rules(start, index, &mut randomizers);
         if let Some(path) = &args.record {
             run.record(&numbered_path(path, index), start, meta(args, index))?;
         }
@@ -171,8 +187,11 @@ fn panel(
         Line::from(vec![Span::styled("AI ", bold), Span::raw(args.ai.label())]),
         Line::from(format!("{} Hz · reaction {}", args.ai.hz, args.ai.reaction)),
         Line::from(format!("game {} · seed {}", run.index + 1, args.game.seed)),
-        Line::default(),
     ];
+    if args.rules.is_departure() {
+        l.push(Line::from(args.rules.randomizer_label()));
+    }
+    l.push(Line::default());
     match ai.last_decision() {
         Some(d) => {
             l.push(Line::from(vec![
@@ -260,9 +279,10 @@ fn on_screen(
     let mut playback = Playback::new(speed0);
     let mut index = 0u64;
     let mut top = 0u64;
-    let new_game = |index: u64| -> anyhow::Result<Run> {
+    let mut randomizers = args.rules.game_randomizers(args.game.seed)?;
+    let mut new_game = |index: u64| -> anyhow::Result<Run> {
         let start = args.game.start_config(index);
-        let mut run = Run::new(start, index);
+        let mut run = Run::with_rules(start, index, &mut randomizers);
         if let Some(path) = &args.record {
             run.record(&numbered_path(path, index), start, meta(args, index))?;
         }

@@ -25,6 +25,9 @@ pub struct Run {
     pub recorder: Option<Recorder>,
     /// Index of the game in its session (0-based).
     pub index: u64,
+    /// Another piece randomizer in place of the game's picker (a departure from the
+    /// original), if chosen.
+    pub departure: Option<crate::departure::Departure>,
     /// Ticks of the ending shown so far.
     pub ending_tick: u32,
 }
@@ -57,8 +60,23 @@ impl Run {
             clears: [0; 5],
             recorder: None,
             index,
+            departure: None,
             ending_tick: 0,
         }
+    }
+
+    /// The game `index` of a session with these rules: the NES picker, or the next game's
+    /// randomizer from `randomizers` (a departure).
+    pub fn with_rules(
+        start: StartConfig,
+        index: u64,
+        randomizers: &mut Option<crate::sequence::GameRandomizers>,
+    ) -> Run {
+        let mut run = Run::new(start, index);
+        if let Some(r) = randomizers {
+            run.departure = Some(crate::departure::Departure::new(r.next_game(), &run.game));
+        }
+        run
     }
 
     /// Starts recording to `path`.
@@ -76,6 +94,9 @@ impl Run {
         let before_cleared = self.game.completed_lines;
         let was_ended = self.game.ended();
         self.game.step(input);
+        if let Some(d) = &mut self.departure {
+            d.after_step(&mut self.game);
+        }
         self.frames += 1;
         // The row check counts completed lines; the statistics update adds them up and
         // resets the count.
