@@ -152,7 +152,8 @@ pub fn play_game(
     Some(r)
 }
 
-fn percentile(sorted: &[f64], p: f64) -> f64 {
+/// The `p`-th percentile of sorted values (linear interpolation between ranks).
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }
@@ -312,14 +313,57 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     }
     args.game.validate()?;
     let cfg = args.ai.config()?;
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
     // The randomizer of each game when it replaces the game's picker (a departure).
     let departures: Option<Vec<nestris_classic::AnyRandomizer>> = args
         .rules
         .game_randomizers(args.game.seed)?
         .map(|mut g| g.take(args.games));
+    let header = "game,score,capped_score,lines,level,pieces,frames,tetrises,cleared";
+    let (results, interrupted, wall) = run_games(args, header, |i, stop| {
+        let mut ai = Ai::new(cfg.clone());
+        let departure = departures.as_ref().map(|d| d[i as usize].clone());
+        let r = play_game(&args.game, &mut ai, i, args.line_cap, stop, departure)?;
+        let line = format!(
+            "{},{},{},{},{},{},{},{},{}",
+            r.index,
+            r.score,
+            r.capped_score,
+            r.lines,
+            r.level,
+            r.pieces,
+            r.frames,
+            r.tetrises,
+            r.cleared
+        );
+        let score = r.score as f64;
+        Some((r, line, score))
+    })?;
+    let v = report(&results, args, wall);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        print_table(&v);
+    }
+    Ok(if interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Plays games `0..args.games` on `args.threads` cores with a progress bar (on a terminal).
+/// `play(i, stop)` plays game `i` and returns its result, its line for `--games-csv` (written
+/// as each game ends, under `csv_header`) and its score (for the running mean). Ctrl-C stops
+/// the games in progress and keeps those that finished; a second Ctrl-C quits at once.
+/// Returns the results in game order, whether it was interrupted, and the wall time.
+pub fn run_games<T: Send>(
+    args: &BenchArgs,
+    csv_header: &str,
+    play: impl Fn(u64, &AtomicBool) -> Option<(T, String, f64)> + Sync,
+) -> anyhow::Result<(Vec<T>, bool, Duration)> {
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -347,13 +391,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     };
     let csv = match &args.games_csv {
         Some(p) => {
+            use std::io::Write;
             let mut f = std::fs::File::create(p)
                 .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", p.display()))?;
-            use std::io::Write;
-            writeln!(
-                f,
-                "game,score,capped_score,lines,level,pieces,frames,tetrises,cleared"
-            )?;
+            writeln!(f, "{csv_header}")?;
             Some(Mutex::new(f))
         }
         None => None,
@@ -361,37 +402,23 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let done = AtomicUsize::new(0);
     let sum_score = Mutex::new(0f64);
     let start = Instant::now();
-    let results: Vec<GameResult> = pool.install(|| {
+    let mut results: Vec<(u64, T)> = pool.install(|| {
         (0..args.games)
             .into_par_iter()
             .filter_map(|i| {
-                let mut ai = Ai::new(cfg.clone());
-                let departure = departures.as_ref().map(|d| d[i as usize].clone());
-                let r = play_game(&args.game, &mut ai, i, args.line_cap, &stop, departure)?;
+                let (r, line, score) = play(i, &stop)?;
                 if let Some(f) = &csv {
                     use std::io::Write;
                     let mut f = f.lock().expect("csv lock");
-                    let _ = writeln!(
-                        f,
-                        "{},{},{},{},{},{},{},{},{}",
-                        r.index,
-                        r.score,
-                        r.capped_score,
-                        r.lines,
-                        r.level,
-                        r.pieces,
-                        r.frames,
-                        r.tetrises,
-                        r.cleared
-                    );
+                    let _ = writeln!(f, "{line}");
                     let _ = f.flush();
                 }
                 let d = done.fetch_add(1, Ordering::Relaxed) + 1;
                 let mut s = sum_score.lock().expect("sum lock");
-                *s += r.score as f64;
+                *s += score;
                 bar.set_message(format!("mean score {:.0}", *s / d as f64));
                 bar.inc(1);
-                Some(r)
+                Some((i, r))
             })
             .collect()
     });
@@ -399,17 +426,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     if results.is_empty() {
         bail!("no game finished");
     }
-    let mut results = results;
-    results.sort_by_key(|r| r.index);
-    let v = report(&results, args, start.elapsed());
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&v)?);
-    } else {
-        print_table(&v);
-    }
-    Ok(if stop.load(Ordering::Relaxed) {
-        ExitCode::from(130)
-    } else {
-        ExitCode::SUCCESS
-    })
+    results.sort_by_key(|r| r.0);
+    Ok((
+        results.into_iter().map(|r| r.1).collect(),
+        stop.load(Ordering::Relaxed),
+        start.elapsed(),
+    ))
 }

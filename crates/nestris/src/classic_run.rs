@@ -11,8 +11,8 @@
 use std::collections::VecDeque;
 use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
@@ -26,9 +26,8 @@ use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
-use rayon::prelude::*;
 
-use crate::bench::{BenchArgs, GameResult};
+use crate::bench::{percentile, BenchArgs, GameResult};
 use crate::classic_ai;
 use crate::options::{AiOptions, GameOptions, RulesArg, RulesOptions};
 
@@ -207,79 +206,24 @@ pub fn bench_classic(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         Some(mut g) => g.take(args.games),
         None => bail!("the nes randomizer needs --rules nes"),
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-            eprintln!("\ninterrupted: finishing the report over the games completed so far (Ctrl-C again to quit now)");
-        });
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()?;
-    let bar = if std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new(args.games);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} games  {elapsed_precise} (eta {eta})  {msg}",
-            )
-            .expect("valid template"),
+    let header = "game,score,lines,pieces,tetrises,topped_out";
+    let (results, interrupted, wall) = crate::bench::run_games(args, header, |i, stop| {
+        let game = Classic::new(rules.rules, randomizers[i as usize].clone()).ok()?;
+        let res = play_headless(game, &eval, i, args.line_cap, 0, stop)?;
+        let line = format!(
+            "{},{},{},{},{},{}",
+            res.index, res.score, res.lines, res.pieces, res.tetrises, res.topped_out
         );
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let csv = match &args.games_csv {
-        Some(p) => {
-            let mut f = std::fs::File::create(p)
-                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", p.display()))?;
-            use std::io::Write;
-            writeln!(f, "game,score,lines,pieces,tetrises,topped_out")?;
-            Some(Mutex::new(f))
-        }
-        None => None,
-    };
-    let done = AtomicUsize::new(0);
-    let start = Instant::now();
-    let results: Vec<ClassicResult> = pool.install(|| {
-        randomizers
-            .into_par_iter()
-            .enumerate()
-            .filter_map(|(i, r)| {
-                let game = Classic::new(rules.rules, r).ok()?;
-                let res = play_headless(game, &eval, i as u64, args.line_cap, 0, &stop)?;
-                if let Some(f) = &csv {
-                    use std::io::Write;
-                    let mut f = f.lock().expect("csv lock");
-                    let _ = writeln!(
-                        f,
-                        "{},{},{},{},{},{}",
-                        res.index, res.score, res.lines, res.pieces, res.tetrises, res.topped_out
-                    );
-                    let _ = f.flush();
-                }
-                done.fetch_add(1, Ordering::Relaxed);
-                bar.inc(1);
-                Some(res)
-            })
-            .collect()
-    });
-    bar.finish_and_clear();
-    if results.is_empty() {
-        bail!("no game finished");
-    }
-    let mut results = results;
-    results.sort_by_key(|r| r.index);
-    let v = classic_report(&results, args, start.elapsed());
+        let score = res.score as f64;
+        Some((res, line, score))
+    })?;
+    let v = classic_report(&results, args, wall);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print_classic_table(&v);
     }
-    Ok(if stop.load(Ordering::Relaxed) {
+    Ok(if interrupted {
         ExitCode::from(130)
     } else {
         ExitCode::SUCCESS
@@ -349,16 +293,6 @@ pub fn classic_report(
         map.insert("topped_out_rate".into(), topped.into());
     }
     v
-}
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = p / 100.0 * (sorted.len() - 1) as f64;
-    let lo = rank.floor() as usize;
-    let hi = rank.ceil() as usize;
-    sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo as f64)
 }
 
 fn print_classic_table(v: &serde_json::Value) {
