@@ -302,27 +302,17 @@ impl Weights {
 }
 
 impl Default for Weights {
-    /// The project's default preset (see `weights/default.toml` for how it was tuned).
+    /// The project's default preset: `weights/default.toml` in this crate (how it was tuned is
+    /// written at the top of that file).
     fn default() -> Self {
-        Weights::zero("default")
-            .with("holes", 60.0)
-            .with("column_holes", 40.0)
-            .with("covered_cells", 6.0)
-            .with("row_transitions", 9.0)
-            .with("column_transitions", 6.0)
-            .with("bumpiness", 4.0)
-            .with("bumpiness_sq", 1.5)
-            .with("well_blocks", 25.0)
-            .with("well_depth", -8.0)
-            .with("burns", 45.0)
-            .with("tetrises", -60.0)
-            .with("danger", 25.0)
-            .with("hidden_blocks", 500.0)
-            .with("i_dependency", 35.0)
-            .with("column_heights", 0.6)
-            .with("lock_height", 1.0)
+        Weights::from_toml(DEFAULT_TOML).expect("weights/default.toml is valid (tested)")
     }
 }
+
+/// The default preset's file.
+pub const DEFAULT_TOML: &str = include_str!("../weights/default.toml");
+/// The seed article's preset as a file (the same as [`Weights::meatfighter_2014`]).
+pub const MEATFIGHTER_TOML: &str = include_str!("../weights/meatfighter-2014.toml");
 
 /// What the placed pieces did, beside the resulting board.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -584,6 +574,15 @@ mod tests {
         assert_eq!(feat(&b, "well_cells"), 3.0);
         // Column transitions: only column 1 (filled, empty, filled) has any: 2.
         assert_eq!(feat(&b2, "column_transitions"), 2.0);
+    }
+
+    #[test]
+    fn preset_files_parse() {
+        let d = Weights::from_toml(DEFAULT_TOML).unwrap();
+        assert_eq!(d.name, "default");
+        assert!(d.killscreen.is_some());
+        let m = Weights::from_toml(MEATFIGHTER_TOML).unwrap();
+        assert_eq!(m.w, Weights::meatfighter_2014().w);
     }
 
     #[test]
