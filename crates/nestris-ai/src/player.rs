@@ -339,7 +339,7 @@ impl Ai {
                 || expected(&v2[li], &next_piece_probabilities(current.kind())),
                 |n| v2[li][n as usize],
             );
-            self.plan = search.plan_to_lock(li);
+            self.plan = search.plan_eager(li);
             self.finish(&search, li, cost, started);
             return;
         }
@@ -375,7 +375,7 @@ impl Ai {
         }
         match best {
             (cost, None, Some(li)) => {
-                self.plan = search.plan_to_lock(li);
+                self.plan = search.plan_eager(li);
                 self.finish(&search, li, cost, started);
             }
             (_, Some(ni), _) => {
@@ -393,7 +393,7 @@ impl Ai {
             }
             _ => {
                 // Nothing but top-outs: take the first lock.
-                self.plan = search.plan_to_lock(0);
+                self.plan = search.plan_eager(0);
                 self.finish(&search, 0, TOP_OUT, started);
             }
         }

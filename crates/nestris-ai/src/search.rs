@@ -272,7 +272,16 @@ impl Search {
         }
     }
 
-    /// The controller bytes for frames 1..=frame of lock `li` (by its first occurrence).
+    /// Controller bytes for frames 1..=frame of a lock that press every move as early as it
+    /// can be pressed while keeping lock `li` in reach (what a player does).
+    pub fn plan_eager(&self, li: usize) -> Vec<u8> {
+        let reach = self.reach_sets_from(0);
+        self.plan_from(0, 0, li, &reach)
+            .unwrap_or_else(|| self.plan_to_lock(li))
+    }
+
+    /// The controller bytes for frames 1..=frame of lock `li` along the path the search found
+    /// first (which tends to wait and move late).
     pub fn plan_to_lock(&self, li: usize) -> Vec<u8> {
         let l = &self.locks[li];
         let mut plan = vec![0u8; l.frame as usize];
@@ -353,14 +362,37 @@ impl Search {
                 plan.push(e.input);
                 return Some(plan);
             }
-            // Step to any child that can still reach the lock.
-            let e = self.edges[layer + 1].iter().find(|e| {
-                e.parent as usize == node && has(&reach[layer + 1 - t][e.child as usize])
-            })?;
+            // Step to a child that can still reach the lock, the one closest to it (columns
+            // plus rotations), so moves are made as soon as they keep the lock in reach; on a
+            // tie, no press.
+            let target = &self.locks[li];
+            let dist = |n: &Node| {
+                let turns = rotation_distance(n.o, target.o);
+                (n.x - target.x).unsigned_abs() as u32 + turns
+            };
+            let next = &self.layers[layer + 1];
+            let e = self.edges[layer + 1]
+                .iter()
+                .filter(|e| {
+                    e.parent as usize == node && has(&reach[layer + 1 - t][e.child as usize])
+                })
+                .min_by_key(|e| (dist(&next[e.child as usize]), e.input != 0))?;
             plan.push(e.input);
             node = e.child as usize;
             layer += 1;
         }
+    }
+}
+
+/// Presses needed to turn orientation `a` into `b` (0, 1 or 2).
+fn rotation_distance(a: u8, b: u8) -> u32 {
+    let oa = Orientation::ALL[a as usize];
+    if a == b {
+        0
+    } else if oa.cw() as u8 == b || oa.ccw() as u8 == b {
+        1
+    } else {
+        2
     }
 }
 
@@ -381,14 +413,14 @@ pub fn quick_placements(
     let x0: i8 = 5;
     let y0: i8 = 0;
     for (ri, &target_o) in kind.orientations().iter().enumerate() {
-        // Presses needed: 0, one A (cw), two A (180 degrees), one B (ccw).
+        // Presses needed: none, one A (cw), two A (180 degrees) or one B (ccw); the order of
+        // `orientations()` is checked by a test below.
         let rot_inputs: &[u8] = match (kind.orientation_count(), ri) {
             (_, 0) => &[],
             (2, 1) | (4, 1) => &[buttons::A],
             (4, 2) => &[buttons::A, buttons::A],
             _ => &[buttons::B],
         };
-        // Make the canonical order: orientations()[1] is cw of spawn? Verify geometry.
         for target_x in 0..10i8 {
             let (mut x, mut o, mut y) = (x0, spawn as u8, y0);
             let mut rots = 0usize;

@@ -1,0 +1,166 @@
+//! The AI as a player: it sees the new preview only `reaction` frames after a spawn, its games
+//! are input sequences that replay exactly, and it keeps playing.
+
+use nestris_ai::{Ai, AiConfig};
+use nestris_engine::{Game, GameType, PieceKind, StartConfig};
+
+fn play_until_spawn_number(game: &mut Game, ai: &mut Ai, spawns: u32) {
+    let mut seen = 0;
+    let mut last = None;
+    while seen < spawns {
+        if game.piece_active() && last != Some(game.spawn_count) {
+            last = Some(game.spawn_count);
+            seen += 1;
+            if seen == spawns {
+                break;
+            }
+        }
+        let i = ai.next_input(game);
+        game.step(i);
+        assert!(!game.game_over());
+    }
+}
+
+/// Two games that differ only in the preview: the first `reaction` inputs after the spawn must
+/// be the same (the AI cannot have seen the preview yet).
+#[test]
+fn inputs_before_the_reaction_time_ignore_the_preview() {
+    for (seed, spawns) in [(1u64, 1u32), (2, 12), (3, 30), (4, 55)] {
+        let reaction = 18;
+        let cfg = AiConfig {
+            reaction,
+            ..AiConfig::default()
+        };
+        let mut g = Game::start(StartConfig::from_seed(seed, 18, GameType::A, 0));
+        let mut ai = Ai::new(cfg.clone());
+        play_until_spawn_number(&mut g, &mut ai, spawns);
+        let current = g.next_piece().unwrap().kind();
+        let other = PieceKind::ALL
+            .iter()
+            .copied()
+            .find(|&k| k != current && k != g.active_piece().unwrap().kind())
+            .unwrap();
+        let mut g2 = g;
+        g2.next = other.spawn() as u8;
+        let (mut a1, mut a2) = (ai.clone(), ai);
+        let (mut i1, mut i2) = (Vec::new(), Vec::new());
+        for _ in 0..reaction {
+            let x1 = a1.next_input(&g);
+            let x2 = a2.next_input(&g2);
+            i1.push(x1);
+            i2.push(x2);
+            g.step(x1);
+            g2.step(x2);
+        }
+        assert_eq!(
+            i1, i2,
+            "seed {seed}: inputs before the reaction time depend on the preview"
+        );
+    }
+}
+
+/// With no reaction delay the preview is used at once: some position exists where a different
+/// preview changes the very first inputs.
+#[test]
+fn without_reaction_the_preview_matters() {
+    let mut differs = false;
+    for seed in 0..20u64 {
+        let cfg = AiConfig {
+            reaction: 0,
+            ..AiConfig::default()
+        };
+        let mut g = Game::start(StartConfig::from_seed(seed, 18, GameType::A, 0));
+        let mut ai = Ai::new(cfg);
+        play_until_spawn_number(&mut g, &mut ai, 10);
+        for k in PieceKind::ALL {
+            let mut g2 = g;
+            g2.next = k.spawn() as u8;
+            let mut a = ai.clone();
+            let first: Vec<u8> = (0..30)
+                .map(|_| {
+                    let x = a.next_input(&g2);
+                    g2.step(x);
+                    x
+                })
+                .collect();
+            let mut g3 = g;
+            let mut b = ai.clone();
+            let base: Vec<u8> = (0..30)
+                .map(|_| {
+                    let x = b.next_input(&g3);
+                    g3.step(x);
+                    x
+                })
+                .collect();
+            differs |= first != base;
+        }
+    }
+    assert!(differs);
+}
+
+/// An AI game is a controller-byte sequence: replaying the bytes gives the same game.
+#[test]
+fn ai_games_replay_exactly() {
+    let start = StartConfig::from_seed(7, 19, GameType::A, 0);
+    let mut g = Game::start(start);
+    let mut ai = Ai::new(AiConfig::default());
+    let mut inputs = Vec::new();
+    for _ in 0..20_000 {
+        let i = ai.next_input(&g);
+        inputs.push(i);
+        g.step(i);
+        if g.game_over() {
+            break;
+        }
+    }
+    assert!(g.lines_value() > 20, "the AI should clear lines");
+    let mut r = Game::start(start);
+    for &i in &inputs {
+        r.step(i);
+    }
+    assert_eq!(r, g);
+}
+
+/// B-type at the hardest setting: the AI clears its 25 lines.
+#[test]
+fn clears_b_type_9_5() {
+    let mut cleared = 0;
+    for seed in 0..6u64 {
+        let mut g = Game::start(StartConfig::from_seed(seed, 9, GameType::B, 5));
+        let mut ai = Ai::new(AiConfig::default());
+        for _ in 0..100_000 {
+            let i = ai.next_input(&g);
+            g.step(i);
+            if g.game_over() || g.ended() {
+                break;
+            }
+        }
+        cleared += (g.ending == nestris_engine::Ending::BTypeCleared) as u32;
+    }
+    assert!(cleared >= 5, "cleared {cleared} of 6");
+}
+
+/// The AI plays from a position snapshot, not just from a game start.
+#[test]
+fn plays_from_a_snapshot_past_level_29() {
+    let mut g = Game::start(StartConfig::from_seed(9, 29, GameType::A, 0));
+    g.step(0);
+    let mut s = g.snapshot();
+    s.level = 35;
+    let mut g = Game::resume(&s).unwrap();
+    let mut ai = Ai::new(AiConfig::default());
+    let mut pieces = 0;
+    let mut last = None;
+    for _ in 0..3000 {
+        if g.piece_active() && last != Some(g.spawn_count) {
+            last = Some(g.spawn_count);
+            pieces += 1;
+        }
+        let i = ai.next_input(&g);
+        g.step(i);
+        if g.game_over() {
+            break;
+        }
+    }
+    assert!(pieces >= 20, "only {pieces} pieces at level 35");
+}
