@@ -843,7 +843,8 @@ mod tests {
 
     #[test]
     fn pilot_follows_gravity_in_qbasic() {
-        let eval = Evaluator::new(nestris_ai::Weights::default());
+        // A fixed preset, so the test does not move with the default's tuning.
+        let eval = Evaluator::new(nestris_ai::Weights::meatfighter_2014());
         let mut game = Classic::new(
             RulesArg::Qbasic,
             AnyRandomizer::Uniform(nestris_classic::randomizer::Uniform::new(5)),
