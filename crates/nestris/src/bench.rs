@@ -261,21 +261,7 @@ fn print_table(v: &serde_json::Value) {
             v["randomizer"].as_str().unwrap_or("")
         );
     }
-    println!(
-        "mean score         {:.0}  (std {:.0})",
-        f("mean_score"),
-        f("std_score")
-    );
-    let p = &v["score_percentiles"];
-    println!(
-        "score percentiles  1%: {}  5%: {}  10%: {}  25%: {}  50%: {}  75%: {}  90%: {}  95%: {}  99%: {}",
-        p["1"], p["5"], p["10"], p["25"], p["50"], p["75"], p["90"], p["95"], p["99"]
-    );
-    println!(
-        "lines              mean {:.1}  median {:.1}",
-        f("mean_lines"),
-        f("median_lines")
-    );
+    print_score_lines(v, "");
     println!(
         "ended below        130: {:.1}%  230: {:.1}%  330: {:.1}%",
         100.0 * f("below_130"),
@@ -304,6 +290,27 @@ fn print_table(v: &serde_json::Value) {
         f("decision_ms_p99")
     );
     println!("wall time          {:.1} s", f("wall_seconds"));
+}
+
+/// The report's score and lines rows (shared with the classic rule sets' table); `note` goes
+/// after the standard deviation.
+pub fn print_score_lines(v: &serde_json::Value, note: &str) {
+    let f = |k: &str| v[k].as_f64().unwrap_or(0.0);
+    println!(
+        "mean score         {:.0}  (std {:.0}{note})",
+        f("mean_score"),
+        f("std_score")
+    );
+    let p = &v["score_percentiles"];
+    println!(
+        "score percentiles  1%: {}  5%: {}  10%: {}  25%: {}  50%: {}  75%: {}  90%: {}  95%: {}  99%: {}",
+        p["1"], p["5"], p["10"], p["25"], p["50"], p["75"], p["90"], p["95"], p["99"]
+    );
+    println!(
+        "lines              mean {:.1}  median {:.1}",
+        f("mean_lines"),
+        f("median_lines")
+    );
 }
 
 /// Runs the benchmark.

@@ -311,21 +311,7 @@ fn print_classic_table(v: &serde_json::Value) {
         v["line_cap"],
         s("ai")
     );
-    println!(
-        "mean score         {:.0}  (std {:.0}; one point per line)",
-        f("mean_score"),
-        f("std_score")
-    );
-    let p = &v["score_percentiles"];
-    println!(
-        "score percentiles  1%: {}  5%: {}  10%: {}  25%: {}  50%: {}  75%: {}  90%: {}  95%: {}  99%: {}",
-        p["1"], p["5"], p["10"], p["25"], p["50"], p["75"], p["90"], p["95"], p["99"]
-    );
-    println!(
-        "lines              mean {:.1}  median {:.1}",
-        f("mean_lines"),
-        f("median_lines")
-    );
+    crate::bench::print_score_lines(v, "; one point per line");
     println!(
         "pieces             mean {:.1}; topped out {:.1}% (the rest reached the line cap)",
         f("mean_pieces"),

@@ -283,16 +283,7 @@ fn hud(
         input_string(last_input),
         run.game.autorepeat_x
     )));
-    panel.push(Line::from(format!(
-        "pieces/s   {:.2}",
-        run.pieces_per_second()
-    )));
-    panel.push(Line::from(format!(
-        "tetris rate {}",
-        run.tetris_rate()
-            .map(|r| format!("{:.0}%", r * 100.0))
-            .unwrap_or_else(|| "-".into())
-    )));
+    panel.extend(run.rate_lines());
     if let Some(m) = hint_msg {
         panel.push(Line::from(m.to_string()));
     }

@@ -142,16 +142,7 @@ fn panel(replay: &Replay, run: &Run, speed: Speed, paused: bool) -> Vec<Line<'st
         Span::raw(input_string(held)),
     ]));
     l.push(Line::default());
-    l.push(Line::from(format!(
-        "pieces/s   {:.2}",
-        run.pieces_per_second()
-    )));
-    l.push(Line::from(format!(
-        "tetris rate {}",
-        run.tetris_rate()
-            .map(|r| format!("{:.0}%", r * 100.0))
-            .unwrap_or_else(|| "-".into())
-    )));
+    l.extend(run.rate_lines());
     l.push(Line::default());
     l.push(Line::from(vec![
         Span::styled("speed ", bold),

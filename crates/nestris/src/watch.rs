@@ -224,16 +224,7 @@ fn panel(
         )));
     }
     l.push(Line::default());
-    l.push(Line::from(format!(
-        "pieces/s   {:.2}",
-        run.pieces_per_second()
-    )));
-    l.push(Line::from(format!(
-        "tetris rate {}",
-        run.tetris_rate()
-            .map(|r| format!("{:.0}%", r * 100.0))
-            .unwrap_or_else(|| "-".into())
-    )));
+    l.extend(run.rate_lines());
     l.push(Line::from(format!(
         "clears {} {} {} {}",
         run.clears[1], run.clears[2], run.clears[3], run.clears[4]

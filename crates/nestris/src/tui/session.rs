@@ -155,6 +155,19 @@ impl Run {
         (total > 0).then(|| self.clears[4] as f64 * 4.0 / total as f64)
     }
 
+    /// The side panel's rate lines: pieces per second and Tetris rate.
+    pub fn rate_lines(&self) -> [ratatui::text::Line<'static>; 2] {
+        [
+            ratatui::text::Line::from(format!("pieces/s   {:.2}", self.pieces_per_second())),
+            ratatui::text::Line::from(format!(
+                "tetris rate {}",
+                self.tetris_rate()
+                    .map(|r| format!("{:.0}%", r * 100.0))
+                    .unwrap_or_else(|| "-".into())
+            )),
+        ]
+    }
+
     /// Pieces per second of game time.
     pub fn pieces_per_second(&self) -> f64 {
         if self.frames < 60 {
