@@ -345,11 +345,25 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         let score = r.score as f64;
         Some((r, line, score))
     })?;
-    let v = report(&results, args, wall);
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&v)?);
+    emit(
+        &report(&results, args, wall),
+        args.json,
+        print_table,
+        interrupted,
+    )
+}
+
+/// Prints a report as JSON or as a table; exit 130 when the run was interrupted.
+pub fn emit(
+    v: &serde_json::Value,
+    json: bool,
+    table: fn(&serde_json::Value),
+    interrupted: bool,
+) -> anyhow::Result<ExitCode> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(v)?);
     } else {
-        print_table(&v);
+        table(v);
     }
     Ok(if interrupted {
         ExitCode::from(130)

@@ -217,17 +217,12 @@ pub fn bench_classic(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         let score = res.score as f64;
         Some((res, line, score))
     })?;
-    let v = classic_report(&results, args, wall);
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&v)?);
-    } else {
-        print_classic_table(&v);
-    }
-    Ok(if interrupted {
-        ExitCode::from(130)
-    } else {
-        ExitCode::SUCCESS
-    })
+    crate::bench::emit(
+        &classic_report(&results, args, wall),
+        args.json,
+        print_classic_table,
+        interrupted,
+    )
 }
 
 /// `bench`'s report over classic games: its keys where they apply.

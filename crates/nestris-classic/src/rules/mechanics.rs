@@ -155,6 +155,18 @@ impl<R: Rules> Core<R> {
         Board::empty_unchecked(R::WIDTH as u8, R::HEIGHT)
     }
 
+    /// The board with the falling piece drawn in, as text (`filled`/`empty` cells, one line
+    /// per row ending in `\n`).
+    pub fn picture(&self, filled: char, empty: char) -> String {
+        let mut board = self.board.clone();
+        if let Some(cells) = self.current_cells() {
+            for (x, y) in cells {
+                board.set(x, y, true);
+            }
+        }
+        board.picture(filled, empty)
+    }
+
     /// A game on `board`, which must have been checked by `check_size`.
     pub fn new(board: Board, mut randomizer: AnyRandomizer) -> Self {
         let first = randomizer.next_piece();

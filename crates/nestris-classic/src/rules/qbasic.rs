@@ -38,7 +38,7 @@
 //! a piece locks only by a blocked `Down`.
 
 use super::mechanics::{delegate_classic_game, Core, Rules};
-use super::{ActivePiece, ClassicGame, GameError, LockResult, Move};
+use super::{ActivePiece, GameError, LockResult, Move};
 use crate::board::{Board, Cell};
 use crate::piece::Piece;
 use crate::randomizer::{AnyRandomizer, Uniform};
@@ -251,13 +251,7 @@ impl Qbasic {
     /// The well as text: `#` filled (settled or falling), `.` empty, one
     /// line per row ending in `\n`.
     pub fn render(&self) -> String {
-        let mut board = self.board().clone();
-        if let Some(cells) = self.current_cells() {
-            for (x, y) in cells {
-                board.set(x, y, true);
-            }
-        }
-        board.picture('#', '.')
+        self.core.picture('#', '.')
     }
 }
 
@@ -268,6 +262,7 @@ mod tests {
     use super::*;
     use crate::randomizer::FileSequence;
     use crate::rules::relaytris::RelayRules;
+    use crate::rules::ClassicGame;
 
     fn pieces(letters: &str) -> AnyRandomizer {
         AnyRandomizer::File(FileSequence::from_text(letters).unwrap_or_else(|e| panic!("{e}")))

@@ -154,13 +154,7 @@ impl Relaytris {
     /// characters, `#` for a filled cell (settled or falling) and `~` for
     /// an empty one, each line ending in `\n`.
     pub fn render(&self) -> String {
-        let mut board = self.core.board.clone();
-        if let Some(cells) = self.core.current_cells() {
-            for (x, y) in cells {
-                board.set(x, y, true);
-            }
-        }
-        board.picture('#', '~')
+        self.core.picture('#', '~')
     }
 }
 
