@@ -317,14 +317,17 @@ pub const MEATFIGHTER_TOML: &str = include_str!("../weights/meatfighter-2014.tom
 /// What the placed pieces did, beside the resulting board.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MoveSummary {
-    /// Lines cleared by each clear, in order (0 when none).
-    pub clears: [u8; 2],
+    /// Lines cleared by each placement, in order (0 when none): the current piece, the next
+    /// and the one after.
+    pub clears: [u8; 3],
     /// Sum of lock heights.
     pub lock_height: u32,
     /// Points scored.
     pub points: u32,
     /// Level (gravity) of the last placement.
     pub level: u8,
+    /// Whether the double killscreen (a departure) is on: reachability is measured with it.
+    pub double_killscreen: bool,
 }
 
 impl MoveSummary {
@@ -448,7 +451,7 @@ impl Evaluator {
         f[24] = m.points as f64 / 1000.0;
         if let Some(input) = &self.input {
             if w.w[28] != 0.0 || self.weights.w[28] != 0.0 || w.name == "all" {
-                f[28] = (10 - crate::search::i_reach(board, m.level, input).count_ones()) as f64;
+                f[28] = (10 - crate::search::i_reach(board, m.level, input, m.double_killscreen).count_ones()) as f64;
             }
         }
         let cols = board.columns();

@@ -56,6 +56,12 @@ pub struct AiConfig {
     /// How many of the current piece's locks (best first by a one-piece evaluation) are
     /// looked at with the next piece.
     pub beam: usize,
+    /// Third ply, once the next piece is known: how many of the current piece's locks (best
+    /// first by the two-piece value) are searched deeper. 0 = two plies only.
+    pub deep_locks: usize,
+    /// Third ply: how many placements of the known next piece (best first) each of those locks
+    /// is followed by, before the expectation over the seven pieces after it.
+    pub deep_next: usize,
 }
 
 impl Default for AiConfig {
@@ -65,6 +71,8 @@ impl Default for AiConfig {
             reaction: 18,
             weights: Weights::default(),
             beam: 24,
+            deep_locks: 6,
+            deep_next: 4,
         }
     }
 }
@@ -94,8 +102,33 @@ struct Pending {
     commit_node: usize,
     reach: Vec<Vec<ReachSet>>,
     v2: Vec<[f64; 7]>,
+    after: Vec<After>,
     decide_at: usize,
     started: Duration,
+}
+
+/// The game after one placement: what the next plies start from.
+#[derive(Clone, Copy, Debug)]
+struct After {
+    board: Board,
+    m: MoveSummary,
+    /// Line counter (the game's BCD form) and level after the clear: the next piece falls at
+    /// this level's speed.
+    lines: u16,
+    level: u8,
+}
+
+/// The line counter and level after clearing `cleared` lines (A-type; B-type counts down and
+/// never changes the level).
+fn after_clear(lines: u16, level: u8, cleared: u32, b_type: bool) -> (u16, u8) {
+    if b_type {
+        return (lines, level);
+    }
+    let (mut l, mut v) = (lines, level);
+    for _ in 0..cleared {
+        (l, v) = nestris_engine::game::increment_lines(l, v);
+    }
+    (l, v)
 }
 
 /// The AI player.
@@ -111,9 +144,12 @@ pub struct Ai {
     expected: Vec<(i8, u8, i8)>,
     pending: Option<Pending>,
     last: Option<Decision>,
-    scratch: Vec<(u8, i8, i8)>,
+    scratch: Vec<Vec<(u8, i8, i8)>>,
     root: Root,
     decisions: u64,
+    /// The double killscreen (a departure) as the game has it.
+    double_killscreen: bool,
+    b_type: bool,
 }
 
 /// The state the current plan starts from.
@@ -168,6 +204,8 @@ impl Ai {
             last: None,
             scratch: Vec::new(),
             decisions: 0,
+            double_killscreen: false,
+            b_type: false,
             root: Root {
                 board: Board::new(),
                 x: 0,
@@ -251,6 +289,7 @@ impl Ai {
             level: game.level,
             fall_timer: game.fall_timer,
             ary: game.autorepeat_y,
+            double_killscreen: game.double_killscreen(),
         }
     }
 
@@ -288,24 +327,33 @@ impl Ai {
         }
         let level = game.level;
         self.eval_ks = level >= 29;
+        self.double_killscreen = game.double_killscreen();
+        self.b_type = game.game_type == nestris_engine::GameType::B;
         // One-piece costs, to keep the best `beam` locks for the two-piece look.
-        let mut first: Vec<(f64, usize, Board, MoveSummary)> = search
-            .locks
-            .iter()
-            .enumerate()
-            .map(|(i, l)| {
-                let mut b = board;
-                let lines = b.lock(l.o, l.x, l.y);
-                let mut m = MoveSummary::default();
-                m.add(0, lines, lock_height(l.o, l.y), level);
-                let c = if l.tops_out {
-                    TOP_OUT
-                } else {
-                    self.eval().cost(&b, &m)
-                };
-                (c, i, b, m)
-            })
-            .collect();
+        let mut first: Vec<(f64, usize)> = Vec::with_capacity(search.locks.len());
+        let mut after: Vec<After> = Vec::with_capacity(search.locks.len());
+        for (i, l) in search.locks.iter().enumerate() {
+            let mut b = board;
+            let lines = b.lock(l.o, l.x, l.y);
+            let mut m = MoveSummary {
+                double_killscreen: self.double_killscreen,
+                ..MoveSummary::default()
+            };
+            m.add(0, lines, lock_height(l.o, l.y), level);
+            let (lines1, level1) = after_clear(game.lines, level, lines, self.b_type);
+            let c = if l.tops_out {
+                TOP_OUT
+            } else {
+                self.eval().cost(&b, &m)
+            };
+            first.push((c, i));
+            after.push(After {
+                board: b,
+                m,
+                lines: lines1,
+                level: level1,
+            });
+        }
         first.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let known_next = if wait == 0 {
             game.next_piece().map(|o| o.kind())
@@ -313,8 +361,8 @@ impl Ai {
             None
         };
         let mut v2 = vec![[TOP_OUT * 2.0; 7]; search.locks.len()];
-        for (c1, i, b, m) in first.iter().take(self.cfg.beam.max(1)) {
-            if *c1 >= TOP_OUT {
+        for &(c1, i) in first.iter().take(self.cfg.beam.max(1)) {
+            if c1 >= TOP_OUT {
                 continue;
             }
             for n in PieceKind::ALL {
@@ -323,22 +371,19 @@ impl Ai {
                         continue;
                     }
                 }
-                v2[*i][n as usize] = self.best_follow_up(b, m, n, level);
+                v2[i][n as usize] = self.best_follow_up(&after[i], n, 1);
             }
         }
         let elapsed = started.elapsed();
         if wait == 0 || search.layers.len() <= wait {
             // Either the preview is already known, or the piece locks before it is seen.
-            let li = if let Some(n) = known_next {
-                argmin((0..search.locks.len()).map(|i| v2[i][n as usize]))
+            let (li, cost) = if let Some(n) = known_next {
+                self.choose_known(0..search.locks.len(), &v2, &after, n)
             } else {
                 let p = next_piece_probabilities(current.kind());
-                argmin((0..search.locks.len()).map(|i| expected(&v2[i], &p)))
+                let li = argmin((0..search.locks.len()).map(|i| expected(&v2[i], &p)));
+                (li, expected(&v2[li], &p))
             };
-            let cost = known_next.map_or_else(
-                || expected(&v2[li], &next_piece_probabilities(current.kind())),
-                |n| v2[li][n as usize],
-            );
             self.plan = search.plan_eager(li);
             self.finish(&search, li, cost, started);
             return;
@@ -387,6 +432,7 @@ impl Ai {
                     commit_node: ni,
                     reach,
                     v2,
+                    after,
                     decide_at: wait,
                     started: elapsed,
                 });
@@ -407,20 +453,22 @@ impl Ai {
         let started = Instant::now();
         let n = game.next_piece().map(|o| o.kind() as usize).unwrap_or(0);
         let set = p.reach[0][p.commit_node];
-        let mut best = (f64::INFINITY, usize::MAX);
+        let mut reachable = Vec::new();
         for (w, &bits) in set.iter().enumerate() {
             let mut b = bits;
             while b != 0 {
-                let li = w * 64 + b.trailing_zeros() as usize;
-                if p.v2[li][n] < best.0 || (p.v2[li][n] == best.0 && li < best.1) {
-                    best = (p.v2[li][n], li);
-                }
+                reachable.push(w * 64 + b.trailing_zeros() as usize);
                 b &= b - 1;
             }
         }
-        if best.1 == usize::MAX {
+        if reachable.is_empty() {
             return;
         }
+        let kind = PieceKind::ALL[n];
+        let best = {
+            let (li, c) = self.choose_known(reachable.into_iter(), &p.v2, &p.after, kind);
+            (c, li)
+        };
         if let Some(rest) = p
             .search
             .plan_from(p.commit_t, p.commit_node, best.1, &p.reach)
@@ -452,35 +500,110 @@ impl Ai {
         });
     }
 
-    /// The best cost over the quick placements of `next` after `board` (already holding the
-    /// first piece).
-    fn best_follow_up(
+    /// With the next piece `next` known: the best of `candidates` (lock indices) and its value.
+    /// The two-piece values `v2` rank them; the best `deep_locks` are then valued with a third
+    /// ply: each followed by its best `deep_next` placements of `next`, each of those by the
+    /// expectation (the picker's conditional probabilities) over the seven pieces after it of
+    /// their best quick placement.
+    fn choose_known(
         &mut self,
-        board: &Board,
-        m: &MoveSummary,
+        candidates: impl Iterator<Item = usize>,
+        v2: &[[f64; 7]],
+        after: &[After],
         next: PieceKind,
-        level: u8,
-    ) -> f64 {
-        let mut out = std::mem::take(&mut self.scratch);
+    ) -> (usize, f64) {
+        let n = next as usize;
+        let mut ranked: Vec<(f64, usize)> = candidates.map(|li| (v2[li][n], li)).collect();
+        ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let Some(&(c0, l0)) = ranked.first() else {
+            return (0, TOP_OUT);
+        };
+        if self.cfg.deep_locks == 0 || self.cfg.deep_next == 0 || c0 >= TOP_OUT {
+            return (l0, c0);
+        }
+        let p3 = next_piece_probabilities(next);
+        let mut best = (f64::INFINITY, l0);
+        for &(c2, li) in ranked.iter().take(self.cfg.deep_locks) {
+            if c2 >= TOP_OUT {
+                break;
+            }
+            let v = self.third_ply(&after[li], next, &p3);
+            if v < best.0 {
+                best = (v, li);
+            }
+        }
+        (best.1, best.0)
+    }
+
+    /// The value of `a` (after the current piece) with `next` known: the best over `next`'s
+    /// best `deep_next` placements of the expected best follow-up of the piece after.
+    fn third_ply(&mut self, a: &After, next: PieceKind, p3: &[f64; 7]) -> f64 {
+        let mut out = self.scratch.pop().unwrap_or_default();
         quick_placements(
-            board,
+            &a.board,
             next.spawn(),
-            Timing::spawn(level),
+            Timing::spawn(a.level).with_double_killscreen(self.double_killscreen),
+            &self.cfg.input,
+            &mut out,
+        );
+        let mut seconds: Vec<(f64, After)> = Vec::with_capacity(out.len());
+        for &(o, x, y) in &out {
+            let mut b = a.board;
+            let lines = b.lock(o, x, y);
+            let mut m2 = a.m;
+            m2.add(1, lines, lock_height(o, y), a.level);
+            let c = self.evals[self.eval_ks as usize].cost(&b, &m2);
+            let (lines2, level2) = after_clear(a.lines, a.level, lines, self.b_type);
+            seconds.push((
+                c,
+                After {
+                    board: b,
+                    m: m2,
+                    lines: lines2,
+                    level: level2,
+                },
+            ));
+        }
+        self.scratch.push(out);
+        seconds.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let mut best = TOP_OUT * 2.0;
+        for (_, s) in seconds.iter().take(self.cfg.deep_next) {
+            let mut v = 0.0;
+            for k in PieceKind::ALL {
+                let pk = p3[k as usize];
+                if pk > 0.0 {
+                    v += pk * self.best_follow_up(s, k, 2);
+                }
+            }
+            if v < best {
+                best = v;
+            }
+        }
+        best
+    }
+
+    /// The best cost over the quick placements of `next` (placement number `slot`) after `a`.
+    fn best_follow_up(&mut self, a: &After, next: PieceKind, slot: usize) -> f64 {
+        let mut out = self.scratch.pop().unwrap_or_default();
+        quick_placements(
+            &a.board,
+            next.spawn(),
+            Timing::spawn(a.level).with_double_killscreen(self.double_killscreen),
             &self.cfg.input,
             &mut out,
         );
         let mut best = TOP_OUT;
         for &(o, x, y) in &out {
-            let mut b = *board;
+            let mut b = a.board;
             let lines = b.lock(o, x, y);
-            let mut m2 = *m;
-            m2.add(1, lines, lock_height(o, y), level);
+            let mut m2 = a.m;
+            m2.add(slot, lines, lock_height(o, y), a.level);
             let c = self.evals[self.eval_ks as usize].cost(&b, &m2);
             if c < best {
                 best = c;
             }
         }
-        self.scratch = out;
+        self.scratch.push(out);
         best
     }
 }
@@ -510,9 +633,9 @@ fn simulate(root: &Root, plan: &[u8]) -> Vec<(i8, u8, i8)> {
         let (nx, no) = crate::search::apply_input(board, x, o, y, inp);
         x = nx;
         o = no;
-        if drops[t] && board.fits(o, x, y + 1) {
-            y += 1;
-        }
+        y = match crate::search::fall(board, o, x, y, drops[t]) {
+            Ok(ny) | Err(ny) => ny,
+        };
         out.push((x, o, y));
     }
     out

@@ -35,6 +35,9 @@ pub struct Timing {
     pub fall_timer: u8,
     /// `autorepeatY` after the root frame (negative: the first piece's hang).
     pub ary: i8,
+    /// The double killscreen (a departure from the original, see
+    /// [`nestris_engine::Game::set_double_killscreen`]): two drops a frame from level 39.
+    pub double_killscreen: bool,
 }
 
 impl Timing {
@@ -44,28 +47,58 @@ impl Timing {
             level,
             fall_timer: 0,
             ary: 0,
+            double_killscreen: false,
         }
     }
 
-    /// Whether the piece's gravity drop is tried on each frame `1..=n` after the root.
-    pub fn drop_frames(&self, n: usize) -> Vec<bool> {
+    /// The same timing with the double killscreen on or off.
+    pub fn with_double_killscreen(mut self, on: bool) -> Timing {
+        self.double_killscreen = on;
+        self
+    }
+
+    /// Gravity drops tried on each frame `1..=n` after the root: 0 or 1, or 2 under the double
+    /// killscreen (the second only if the first succeeded).
+    pub fn drop_frames(&self, n: usize) -> Vec<u8> {
         let speed = frames_per_drop(self.level);
+        let per_drop = if self.double_killscreen
+            && self.level >= nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL
+        {
+            2
+        } else {
+            1
+        };
         let (mut ft, mut ary) = (self.fall_timer, self.ary);
         (0..n)
             .map(|_| {
                 ft = ft.wrapping_add(1);
                 if ary < 0 {
                     ary += 1;
-                    false
+                    0
                 } else if ft.wrapping_sub(speed) & 0x80 == 0 {
                     ft = 0;
-                    true
+                    per_drop
                 } else {
-                    false
+                    0
                 }
             })
             .collect()
     }
+}
+
+/// Where a piece at `(o, x, y)` ends a frame with `drops` gravity drops: `Ok(row)` if it is
+/// still falling, `Err(row)` if a drop failed and it locks at that row.
+#[inline(always)]
+pub fn fall(board: &Board, o: u8, x: i8, y: i8, drops: u8) -> Result<i8, i8> {
+    let mut y = y;
+    for _ in 0..drops {
+        if board.fits(o, x, y + 1) {
+            y += 1;
+        } else {
+            return Err(y);
+        }
+    }
+    Ok(y)
 }
 
 /// A state of the search: position and orientation within a layer.
@@ -203,6 +236,7 @@ impl Search {
             let allow = input.can_press(t as u32) && !(t == 0 && prev_input != 0);
             let drop = drops[t];
             let cur_y = rows[t];
+            let next_y = cur_y + drop as i8;
             let mut next: Vec<Node> = Vec::with_capacity(layers[t].len() * 2);
             let mut next_edges = Vec::new();
             let mut next_locks = Vec::new();
@@ -210,8 +244,8 @@ impl Search {
             for (pi, n) in layers[t].iter().enumerate() {
                 for &inp in press_options(n.o, allow) {
                     let (nx, no) = apply_input(board, n.x, n.o, cur_y, inp);
-                    if drop && !board.fits(no, nx, cur_y + 1) {
-                        let key = no as usize * 220 + nx as usize * 22 + cur_y as usize + 2;
+                    if let Err(ly) = fall(board, no, nx, cur_y, drop) {
+                        let key = no as usize * 220 + nx as usize * 22 + ly as usize + 2;
                         let li = if lock_index[key] == u16::MAX {
                             if locks.len() >= MAX_LOCKS {
                                 continue;
@@ -220,11 +254,11 @@ impl Search {
                             locks.push(Lock {
                                 o: no,
                                 x: nx,
-                                y: cur_y,
+                                y: ly,
                                 frame: frame as u32,
                                 parent: pi as u16,
                                 input: inp,
-                                tops_out: !board.fits(no, nx, cur_y),
+                                tops_out: !board.fits(no, nx, ly),
                             });
                             locks.len() - 1
                         } else {
@@ -258,7 +292,7 @@ impl Search {
                 }
             }
             layers.push(next);
-            rows.push(if drop { cur_y + 1 } else { cur_y });
+            rows.push(next_y);
             edges.push(next_edges);
             lock_edges.push(next_locks);
             t += 1;
@@ -455,11 +489,11 @@ pub fn quick_placements(
                     x = nx;
                     o = no;
                 }
-                if speed_frames.get(t).copied().unwrap_or(true) {
-                    if board.fits(o, x, y + 1) {
-                        y += 1;
-                    } else {
-                        locked = Some(y);
+                match fall(board, o, x, y, speed_frames.get(t).copied().unwrap_or(1)) {
+                    Ok(ny) => y = ny,
+                    Err(ly) => {
+                        y = ly;
+                        locked = Some(ly);
                         break;
                     }
                 }
@@ -503,8 +537,14 @@ pub fn quick_placements(
 /// `input` (bit c = column c): rotated on the first press, then tapped towards one wall every
 /// allowed frame; a column counts when the rotated piece stands in it on some frame before it
 /// locks. The edges of a tall or high-gravity board drop out first.
-pub fn i_reach(board: &Board, level: u8, input: &InputModel) -> u16 {
+pub fn i_reach(board: &Board, level: u8, input: &InputModel, double_killscreen: bool) -> u16 {
     let speed = frames_per_drop(level);
+    let per_drop =
+        if double_killscreen && level >= nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL {
+            2
+        } else {
+            1
+        };
     let mut mask = 0u16;
     for dir in [0, buttons::LEFT, buttons::RIGHT] {
         let (mut x, mut o, mut y) = (5i8, Orientation::Ih as u8, 0i8);
@@ -531,10 +571,9 @@ pub fn i_reach(board: &Board, level: u8, input: &InputModel) -> u16 {
             ft = ft.wrapping_add(1);
             if ft.wrapping_sub(speed) & 0x80 == 0 {
                 ft = 0;
-                if board.fits(o, x, y + 1) {
-                    y += 1;
-                } else {
-                    break;
+                match fall(board, o, x, y, per_drop) {
+                    Ok(ny) => y = ny,
+                    Err(_) => break,
                 }
             }
             if (blocked && vertical) || t > 400 {
@@ -553,16 +592,16 @@ mod tests {
     #[test]
     fn i_reach_on_empty_and_tall_boards() {
         let fast = InputModel::hz(30).unwrap();
-        assert_eq!(i_reach(&Board::new(), 18, &fast), 0x3FF);
+        assert_eq!(i_reach(&Board::new(), 18, &fast, false), 0x3FF);
         // At level 29 with 10 Hz taps the vertical I cannot get to the far left.
         let slow = InputModel::hz(10).unwrap();
-        assert_eq!(i_reach(&Board::new(), 29, &slow) & 1, 0);
+        assert_eq!(i_reach(&Board::new(), 29, &slow, false) & 1, 0);
         // A tall column 1 walls column 0 off.
         let mut b = Board::new();
         for r in 4..22 {
             b.rows[r] |= 1 << 1;
         }
-        assert_eq!(i_reach(&b, 18, &fast) & 0b11, 0);
+        assert_eq!(i_reach(&b, 18, &fast, false) & 0b11, 0);
     }
 
     #[test]

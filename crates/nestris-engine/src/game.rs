@@ -258,6 +258,13 @@ const F_RESUME_AT_START_HANDLING: u8 = 8;
 const F_BLANK_PENDING: u8 = 16;
 const F_INIT_PENDING: u8 = 32;
 const F_BONUS_APPLIED: u8 = 64;
+/// Departure from the original (off unless asked for): the "double killscreen" of
+/// competition ROMs, two gravity drops a frame from [`DOUBLE_KILLSCREEN_LEVEL`] on.
+const F_DOUBLE_KILLSCREEN: u8 = 128;
+
+/// The level from which the double killscreen (when switched on) drops the piece two rows a
+/// frame: 39, as in the field's AI format.
+pub const DOUBLE_KILLSCREEN_LEVEL: u8 = 39;
 
 /// One player's game, as the original keeps it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -483,6 +490,24 @@ impl Game {
             paused: self.paused(),
             playfield: self.playfield,
         }
+    }
+
+    /// Switches the double killscreen on or off. **A departure from the original game**: from
+    /// level 39 ([`DOUBLE_KILLSCREEN_LEVEL`]) the gravity drop runs twice in a frame, as in the
+    /// competition ROMs the field's AI format comes from (the second drop locks the piece as
+    /// usual if it is blocked). Off by default; a trace never uses it.
+    pub fn set_double_killscreen(&mut self, on: bool) {
+        if on {
+            self.flags |= F_DOUBLE_KILLSCREEN;
+        } else {
+            self.flags &= !F_DOUBLE_KILLSCREEN;
+        }
+    }
+
+    /// Whether the double killscreen (a departure, see [`Game::set_double_killscreen`]) is on.
+    #[inline]
+    pub fn double_killscreen(&self) -> bool {
+        self.flags & F_DOUBLE_KILLSCREEN != 0
     }
 
     /// Whether the game is paused.
@@ -881,6 +906,14 @@ impl Game {
         // does not drop.
         if self.fall_timer.wrapping_sub(speed) & 0x80 == 0 {
             self.drop();
+            // Departure (double killscreen, off unless asked for): a second gravity drop in the
+            // same frame from level 39, which locks the piece if it is blocked.
+            if self.flags & F_DOUBLE_KILLSCREEN != 0
+                && self.level >= DOUBLE_KILLSCREEN_LEVEL
+                && self.play_state == PlayState::PlayerControlsActiveTetrimino
+            {
+                self.drop();
+            }
         }
     }
 
@@ -1017,28 +1050,7 @@ impl Game {
     }
 
     fn increment_lines(&mut self) {
-        let mut lo = self.lines as u8;
-        let mut hi = (self.lines >> 8) as u8;
-        lo = lo.wrapping_add(1);
-        if lo & 0x0F >= 0x0A {
-            lo = lo.wrapping_add(6);
-            if lo & 0xF0 >= 0xA0 {
-                lo &= 0x0F;
-                // original game: the hundreds byte counts in binary.
-                hi = hi.wrapping_add(1);
-            }
-        }
-        self.lines = (hi as u16) << 8 | lo as u16;
-        if lo & 0x0F == 0 {
-            // original game: the level goes up when the binary level, compared (signed) with
-            // the BCD line count divided by ten read as hex, is smaller. Hence the first
-            // transition at 100 lines for starts 10-15, 110-140 for 16-19, the stall at level
-            // 235 from 2290 to 3100 lines, and the wrap from 255 to 0.
-            let gc = ((((hi as u16) << 8) | lo as u16) >> 4) as u8;
-            if self.level.wrapping_sub(gc) & 0x80 != 0 {
-                self.level = self.level.wrapping_add(1);
-            }
-        }
+        (self.lines, self.level) = increment_lines(self.lines, self.level);
     }
 
     fn b_type_goal_check(&mut self) {
@@ -1180,6 +1192,35 @@ fn soft_drop_award(score: u64, hold_down_points: u8) -> u64 {
     (bcd::from_bcd(a as u32) + carry).saturating_sub(low)
 }
 
+/// `incrementLines` for one A-type line: the line counter (`lines`, low byte packed BCD, high
+/// byte binary hundreds) and the level after it. Used by the engine and by players that look
+/// ahead across a level change.
+pub fn increment_lines(lines: u16, level: u8) -> (u16, u8) {
+    let mut lo = lines as u8;
+    let mut hi = (lines >> 8) as u8;
+    let mut level = level;
+    lo = lo.wrapping_add(1);
+    if lo & 0x0F >= 0x0A {
+        lo = lo.wrapping_add(6);
+        if lo & 0xF0 >= 0xA0 {
+            lo &= 0x0F;
+            // original game: the hundreds byte counts in binary.
+            hi = hi.wrapping_add(1);
+        }
+    }
+    if lo & 0x0F == 0 {
+        // original game: the level goes up when the binary level, compared (signed) with
+        // the BCD line count divided by ten read as hex, is smaller. Hence the first
+        // transition at 100 lines for starts 10-15, 110-140 for 16-19, the stall at level
+        // 235 from 2290 to 3100 lines, and the wrap from 255 to 0.
+        let gc = ((((hi as u16) << 8) | lo as u16) >> 4) as u8;
+        if level.wrapping_sub(gc) & 0x80 != 0 {
+            level = level.wrapping_add(1);
+        }
+    }
+    ((hi as u16) << 8 | lo as u16, level)
+}
+
 /// `addLineClearPoints`: the points for `lines` added `level + 1` times (an 8-bit count, so
 /// 256 times at level 255) with the game's BCD fix-ups.
 ///
@@ -1240,6 +1281,72 @@ mod tests {
         let mut g = Game::start(StartConfig::a_type(level));
         g.step(0);
         g
+    }
+
+    /// Rows fallen by the first piece over `frames` frames from its spawn, with the double
+    /// killscreen on or off.
+    fn rows_fallen(level: u8, double: bool, frames: usize) -> Vec<u8> {
+        let mut g = Game::start(StartConfig::a_type(level));
+        g.set_double_killscreen(double);
+        // Skip the start-up frames and the first piece's hang (Down ends it at once).
+        while !g.piece_active() {
+            g.step(0);
+        }
+        g.step(DOWN);
+        g.step(0);
+        let y0 = g.y;
+        (0..frames)
+            .map(|_| {
+                g.step(0);
+                g.y - y0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn double_killscreen_is_a_runtime_departure_from_level_39() {
+        // Off (the original): one row a frame at 29 and 39.
+        assert_eq!(rows_fallen(39, false, 4), vec![1, 2, 3, 4]);
+        // On: still one row a frame below 39, two from 39 (also past it).
+        assert_eq!(rows_fallen(38, true, 4), vec![1, 2, 3, 4]);
+        assert_eq!(rows_fallen(39, true, 4), vec![2, 4, 6, 8]);
+        assert_eq!(rows_fallen(120, true, 3), vec![2, 4, 6]);
+        let mut g = started(39);
+        assert!(!g.double_killscreen(), "off by default");
+        g.set_double_killscreen(true);
+        assert!(g.double_killscreen());
+        // The second drop locks when blocked: an empty board from row y locks at row 18 or 19
+        // (the O's centre), never below.
+        let mut g = Game::start(StartConfig::a_type(39));
+        g.set_double_killscreen(true);
+        while !g.piece_active() {
+            g.step(0);
+        }
+        g.step(DOWN);
+        let spawned = g.spawn_count;
+        let mut frames = 0;
+        while g.piece_active() && g.spawn_count == spawned {
+            g.step(0);
+            frames += 1;
+        }
+        assert!(frames <= 11, "a piece crosses the field in about 10 frames: {frames}");
+    }
+
+    #[test]
+    fn increment_lines_matches_the_level_rule() {
+        // 18 start: level 19 at 130 lines, 29 at 230, 39 at 330.
+        let (mut lines, mut level) = (0u16, 18u8);
+        let mut seen = Vec::new();
+        for n in 1..=330u32 {
+            let before = level;
+            (lines, level) = increment_lines(lines, level);
+            if level != before {
+                seen.push((n, level));
+            }
+        }
+        assert_eq!(seen.first(), Some(&(130, 19)));
+        assert!(seen.contains(&(230, 29)) && seen.contains(&(330, 39)));
+        assert_eq!(crate::bcd::lines_value(lines), 330);
     }
 
     #[test]

@@ -8,18 +8,24 @@ use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use nestris_ai::Ai;
-use nestris_engine::{Ending, Game, GameType};
+use nestris_engine::{Ending, GameType};
 use rayon::prelude::*;
 
 use crate::departure::Departure;
 use crate::options::{AiOptions, GameOptions, RulesOptions, TypeArg};
 
 /// Options of `nestris bench`.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct BenchArgs {
     /// Number of games.
     #[arg(long, default_value_t = 100)]
     pub games: u64,
+    /// A whole format at once. `field`: the field's AI format (level 18, 30 Hz, 18-frame
+    /// reaction, double killscreen from level 39 — a departure from the original — and the
+    /// game stopped at 430 lines); `vanilla`: the same on the original game (no double
+    /// killscreen). Options that the format sets may not be given with it.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
     /// Stop a game when it reaches this many lines (the field's format uses 430); 0 = no cap.
     #[arg(long, default_value_t = 430)]
     pub line_cap: u32,
@@ -38,6 +44,26 @@ pub struct BenchArgs {
     pub ai: AiOptions,
     #[command(flatten)]
     pub rules: RulesOptions,
+}
+
+/// A benchmark format (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// The field's AI format: level 18, 30 Hz, 18-frame reaction, double killscreen from
+    /// level 39 (a departure from the original), 430-line cap.
+    Field,
+    /// The same on the original game: no double killscreen.
+    Vanilla,
+}
+
+impl Format {
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Field => "field",
+            Format::Vanilla => "vanilla",
+        }
+    }
 }
 
 /// One finished game.
@@ -79,7 +105,7 @@ pub fn play_game(
     stop: &AtomicBool,
     departure: Option<nestris_classic::AnyRandomizer>,
 ) -> Option<GameResult> {
-    let mut game = Game::start(game_opts.start_config(index));
+    let mut game = game_opts.start_game(index);
     let mut departure = departure.map(|r| Departure::new(r, &game));
     let mut r = GameResult {
         index,
@@ -213,7 +239,11 @@ pub fn report(results: &[GameResult], args: &BenchArgs, wall: Duration) -> serde
         "reaction": args.ai.reaction,
         "ai": args.ai.label(),
         "line_cap": args.line_cap,
+        "format": args.format_name(),
+        "double_killscreen": args.game.double_killscreen,
         "seed": args.game.seed,
+        "deep_locks": args.ai.deep_locks,
+        "deep_next": args.ai.deep_next,
         "mean_score": mean.round(),
         "std_score": var.sqrt().round(),
         "score_percentiles": pct,
@@ -247,12 +277,18 @@ fn print_table(v: &serde_json::Value) {
     let f = |k: &str| v[k].as_f64().unwrap_or(0.0);
     println!("games              {}", v["games"]);
     println!(
-        "format             level {} type {} hz {} reaction {} line cap {} ({})",
+        "format             {}: level {} type {} hz {} reaction {} line cap {}{} ({})",
+        v["format"].as_str().unwrap_or("custom"),
         v["level"],
         v["type"].as_str().unwrap_or(""),
         v["hz"].as_str().unwrap_or(""),
         v["reaction"],
         v["line_cap"],
+        if v["double_killscreen"].as_bool() == Some(true) {
+            ", double killscreen from level 39 (departure from the original)"
+        } else {
+            ""
+        },
         v["ai"].as_str().unwrap_or("")
     );
     if v["departure"].as_bool() == Some(true) {
@@ -313,8 +349,51 @@ pub fn print_score_lines(v: &serde_json::Value, note: &str) {
     );
 }
 
+impl BenchArgs {
+    /// Applies `--format`: the options it fixes must be left at their defaults (which are the
+    /// field's values) or match; it switches the double killscreen on (`field`) or checks that
+    /// it is off (`vanilla`).
+    pub fn resolve_format(&mut self) -> anyhow::Result<()> {
+        let Some(format) = self.format else {
+            return Ok(());
+        };
+        let name = format.name();
+        if self.rules.rules != crate::options::RulesArg::Nes || self.rules.is_departure() {
+            bail!("--format {name} is for the NES rules and the game's own picker");
+        }
+        let fixed = [
+            ("--level", self.game.level == 18, "18"),
+            ("--type", self.game.game_type == TypeArg::A, "a"),
+            ("--hz", self.ai.hz.trim() == "30" || self.ai.hz.trim() == "X.", "30"),
+            ("--reaction", self.ai.reaction == 18, "18"),
+            ("--line-cap", self.line_cap == 430, "430"),
+        ];
+        for (opt, ok, value) in fixed {
+            if !ok {
+                bail!("--format {name} fixes {opt} {value}; leave {opt} out or drop --format");
+            }
+        }
+        match format {
+            Format::Field => self.game.double_killscreen = true,
+            Format::Vanilla if self.game.double_killscreen => {
+                bail!("--format vanilla is the original game: it cannot take --double-killscreen (use --format field)")
+            }
+            Format::Vanilla => {}
+        }
+        Ok(())
+    }
+
+    /// The format's name in reports: `field`, `vanilla` or `custom`.
+    pub fn format_name(&self) -> &'static str {
+        self.format.map_or("custom", Format::name)
+    }
+}
+
 /// Runs the benchmark.
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    let mut args = args.clone();
+    args.resolve_format()?;
+    let args = &args;
     if args.rules.rules != crate::options::RulesArg::Nes {
         return crate::classic_run::bench_classic(args);
     }

@@ -19,6 +19,10 @@ pub struct GameOptions {
     /// Seed: game i starts from the generator state derived from (seed, i).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The double killscreen of competition ROMs: from level 39 the piece falls two rows a
+    /// frame. A departure from the original game (the field's AI format uses it).
+    #[arg(long)]
+    pub double_killscreen: bool,
 }
 
 /// A or B.
@@ -60,6 +64,14 @@ impl GameOptions {
             .wrapping_add(index.wrapping_mul(0xD1B5_4A32_D192_ED03));
         StartConfig::from_seed(mixed, self.level as u8, game_type, self.height)
     }
+
+    /// Game number `index`, ready for its first frame, with the departures these options ask
+    /// for (the double killscreen).
+    pub fn start_game(&self, index: u64) -> nestris_engine::Game {
+        let mut game = nestris_engine::Game::start(self.start_config(index));
+        game.set_double_killscreen(self.double_killscreen);
+        game
+    }
 }
 
 /// How the AI plays.
@@ -78,6 +90,14 @@ pub struct AiOptions {
     /// Evaluation weights from a TOML file (overrides --ai).
     #[arg(long)]
     pub weights: Option<std::path::PathBuf>,
+    /// Third ply once the next piece is seen: how many of the current piece's best locks are
+    /// searched deeper (0 = two plies: the current and the next piece only).
+    #[arg(long, default_value_t = AiConfig::default().deep_locks)]
+    pub deep_locks: usize,
+    /// Third ply: placements of the next piece followed, for each of those locks, by the
+    /// expectation over the piece after it.
+    #[arg(long, default_value_t = AiConfig::default().deep_next)]
+    pub deep_next: usize,
 }
 
 impl AiOptions {
@@ -90,9 +110,18 @@ impl AiOptions {
                 self.reaction
             );
         }
+        if self.deep_locks > 64 || self.deep_next > 64 {
+            bail!(
+                "--deep-locks {} / --deep-next {}: each must be 0..=64",
+                self.deep_locks,
+                self.deep_next
+            );
+        }
         let mut cfg = AiConfig {
             input,
             reaction: self.reaction,
+            deep_locks: self.deep_locks,
+            deep_next: self.deep_next,
             ..AiConfig::default()
         };
         if let Some(path) = &self.weights {
