@@ -52,6 +52,17 @@ impl GameOptions {
         Ok(())
     }
 
+    /// Checks the options against the rule set: the double killscreen is for the NES engine.
+    pub fn check_rules(&self, rules: &RulesOptions) -> anyhow::Result<()> {
+        if self.double_killscreen && rules.rules != RulesArg::Nes {
+            bail!(
+                "--double-killscreen is for the NES rules (--rules nes), not --rules {}",
+                rules.rules_name()
+            );
+        }
+        Ok(())
+    }
+
     /// The start of game number `index` (deterministic in seed and index).
     pub fn start_config(&self, index: u64) -> StartConfig {
         let game_type = match self.game_type {

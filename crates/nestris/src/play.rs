@@ -102,6 +102,7 @@ fn meta(args: &PlayArgs, index: u64) -> Meta {
 
 /// Runs the command.
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+    args.game.check_rules(&args.rules)?;
     if args.rules.rules != crate::options::RulesArg::Nes {
         return crate::classic_run::play_classic(&args.rules, &args.game, &args.ai);
     }
@@ -121,7 +122,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     let ai = Ai::new(cfg);
     let mut index = 0u64;
     let mut top = 0u64;
-    let mut run = Run::with_rules(args.game.start_config(index), index, &mut randomizers);
+    let mut run = Run::with_rules(args.game.start_game(index), index, &mut randomizers);
     let mut phase = Phase::Waiting;
     let mut start_mask = 0u8;
     let mut ghost: Option<(u8, u8, u8, u32)> = None;
@@ -161,8 +162,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                         run.save_recording()?;
                         top = top.max(run.game.score_value());
                         index += 1;
-                        run =
-                            Run::with_rules(args.game.start_config(index), index, &mut randomizers);
+                        run = Run::with_rules(args.game.start_game(index), index, &mut randomizers);
                         phase = Phase::Waiting;
                         ghost = None;
                     }
@@ -284,6 +284,10 @@ fn hud(
         run.game.autorepeat_x
     )));
     panel.extend(run.rate_lines());
+    if args.rules.is_departure() {
+        panel.push(Line::from(args.rules.randomizer_label()));
+    }
+    panel.extend(session::departure_lines(&run.game));
     if let Some(m) = hint_msg {
         panel.push(Line::from(m.to_string()));
     }

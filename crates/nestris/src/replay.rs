@@ -59,17 +59,18 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn check(replay: &Replay) -> anyhow::Result<ExitCode> {
-    let mut run = Run::new(replay.start, replay.meta.game_index);
+    let mut run = Run::from_game(replay.start_game(), replay.meta.game_index);
     for &b in &replay.inputs {
         run.step(b);
     }
     let g = &run.game;
     println!(
-        "score {} lines {} level {} frames {}",
+        "score {} lines {} level {} frames {}{}",
         g.score_value(),
         g.lines_value(),
         g.level,
-        run.frames
+        run.frames,
+        session::departure_suffix(g)
     );
     if let Some(o) = replay.outcome {
         let got = session::outcome(g);
@@ -126,6 +127,7 @@ fn panel(replay: &Replay, run: &Run, speed: Speed, paused: bool) -> Vec<Line<'st
         m.seed,
         m.game_index + 1
     )));
+    l.extend(session::departure_lines(&run.game));
     l.push(Line::default());
     l.push(Line::from(vec![
         Span::styled("frame ", bold),
@@ -198,7 +200,7 @@ fn screens(args: &ReplayArgs, replay: &Replay, list: &str) -> anyhow::Result<Exi
         })
         .collect::<anyhow::Result<_>>()?;
     wanted.sort_unstable();
-    let mut run = Run::new(replay.start, replay.meta.game_index);
+    let mut run = Run::from_game(replay.start_game(), replay.meta.game_index);
     let total = replay.inputs.len() as u64;
     let mut terminal = Terminal::new(TestBackend::new(w, h)).context("test backend")?;
     for n in wanted {
@@ -221,7 +223,7 @@ fn on_screen(args: &ReplayArgs, replay: &Replay, speed0: Speed) -> anyhow::Resul
     let _ = args;
     let mut tui = Tui::enter(false)?;
     let mut playback = Playback::new(speed0);
-    let mut run = Run::new(replay.start, replay.meta.game_index);
+    let mut run = Run::from_game(replay.start_game(), replay.meta.game_index);
     let total = replay.inputs.len() as u64;
     let mut last_draw = Instant::now() - Duration::from_secs(1);
     loop {

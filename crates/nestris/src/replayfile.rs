@@ -1,4 +1,5 @@
-//! The replay file: a game's start and one controller byte per frame (see `REPLAY_FORMAT.md`).
+//! The replay file: a game's start, its departures from the original, and one controller byte
+//! per frame (format: README.md, "Replay files").
 //!
 //! Because the engine is exact, the start configuration and the inputs reproduce the game to
 //! the frame. The file is versioned, run-length encoded and protected by a CRC-32; reading
@@ -14,12 +15,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use nestris_engine::{GameType, StartConfig};
+use nestris_engine::{Game, GameType, StartConfig};
 
 /// The first eight bytes of every replay.
 pub const MAGIC: [u8; 8] = *b"NESTRISR";
-/// The format version this code writes and reads.
-pub const VERSION: u16 = 1;
+/// The format version this code writes (it reads this one and version 1).
+pub const VERSION: u16 = 2;
+/// The first version, without the departures byte (read as "no departures").
+pub const VERSION_1: u16 = 1;
+/// Byte offset of the departures byte (version 2 on).
+pub const DEPARTURES_OFFSET: usize = 20;
 /// Longest option string (the tap speed and the AI preset name).
 pub const MAX_STRING: usize = 255;
 
@@ -85,6 +90,55 @@ impl Default for Meta {
     }
 }
 
+/// Departures from the original game the recorded game ran with (version 2's departures
+/// byte). Unlike [`Meta`], these change the game: a replay must set them to reproduce it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Departures {
+    /// The double killscreen (from level 39 the piece falls two rows a frame): a departure
+    /// from the original game, see `Game::set_double_killscreen`.
+    pub double_killscreen: bool,
+}
+
+impl Departures {
+    /// Bit of the double killscreen in the departures byte.
+    pub const DOUBLE_KILLSCREEN: u8 = 0x01;
+    /// Every bit this version defines.
+    pub const KNOWN: u8 = Self::DOUBLE_KILLSCREEN;
+
+    /// The departures `game` runs with.
+    pub fn of(game: &Game) -> Departures {
+        Departures {
+            double_killscreen: game.double_killscreen(),
+        }
+    }
+
+    /// The byte stored in the file.
+    pub fn to_byte(self) -> u8 {
+        if self.double_killscreen {
+            Self::DOUBLE_KILLSCREEN
+        } else {
+            0
+        }
+    }
+
+    /// The departures of a stored byte; `None` when it has bits this version does not know.
+    pub fn from_byte(b: u8) -> Option<Departures> {
+        (b & !Self::KNOWN == 0).then_some(Departures {
+            double_killscreen: b & Self::DOUBLE_KILLSCREEN != 0,
+        })
+    }
+
+    /// Whether any departure is on.
+    pub fn any(self) -> bool {
+        self.to_byte() != 0
+    }
+
+    /// Sets them on `game` (before its first frame).
+    pub fn apply(self, game: &mut Game) {
+        game.set_double_killscreen(self.double_killscreen);
+    }
+}
+
 /// How the recorded game stood when the recording ended (checked by `replay --check`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
@@ -103,6 +157,8 @@ pub struct Outcome {
 pub struct Replay {
     /// How the game started.
     pub start: StartConfig,
+    /// Departures from the original it ran with (none in a version-1 file).
+    pub departures: Departures,
     /// Options it was recorded with.
     pub meta: Meta,
     /// The final state, when the recorder saw it.
@@ -179,6 +235,7 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
 /// Encodes a replay whose inputs are already run-length encoded.
 fn encode_runs(
     start: &StartConfig,
+    departures: Departures,
     meta: &Meta,
     outcome: Option<&Outcome>,
     frames: u32,
@@ -195,6 +252,8 @@ fn encode_runs(
     out.push(start.level);
     out.push(start.game_type as u8);
     out.push(start.start_height);
+    debug_assert_eq!(out.len(), DEPARTURES_OFFSET);
+    out.push(departures.to_byte());
     out.push(meta.source as u8);
     out.extend_from_slice(&meta.seed.to_le_bytes());
     out.extend_from_slice(&meta.game_index.to_le_bytes());
@@ -230,6 +289,7 @@ impl Replay {
     pub fn encode(&self) -> Vec<u8> {
         encode_runs(
             &self.start,
+            self.departures,
             &self.meta,
             self.outcome.as_ref(),
             self.inputs.len() as u32,
@@ -253,11 +313,11 @@ impl Replay {
             ));
         }
         let version = r.u16("version")?;
-        if version != VERSION {
+        if version != VERSION && version != VERSION_1 {
             return Err(err(
                 8,
                 "version",
-                format!("format version {version} is not supported (this build reads version {VERSION})"),
+                format!("format version {version} is not supported (this build reads versions {VERSION_1} and {VERSION})"),
             ));
         }
         if bytes.len() < 8 + 2 + 4 {
@@ -306,6 +366,22 @@ impl Replay {
                 format!("B-type height {start_height} is out of range 0..=5"),
             ));
         }
+        let departures = if version == VERSION_1 {
+            Departures::default()
+        } else {
+            let at = r.pos;
+            let b = r.u8("departures")?;
+            Departures::from_byte(b).ok_or_else(|| {
+                err(
+                    at,
+                    "departures",
+                    format!(
+                        "departures byte {b:#04x} has bits this build does not know (known: {:#04x}, the double killscreen)",
+                        Departures::KNOWN
+                    ),
+                )
+            })?
+        };
         let at = r.pos;
         let source = Source::from_u8(r.u8("options")?)
             .ok_or_else(|| err(at, "source", format!("unknown player kind {}", bytes[at])))?;
@@ -400,6 +476,7 @@ impl Replay {
                 game_type,
                 start_height,
             },
+            departures,
             meta: Meta {
                 source,
                 seed,
@@ -411,6 +488,13 @@ impl Replay {
             outcome,
             inputs,
         })
+    }
+
+    /// The recorded game before its first frame: its start, with its departures set.
+    pub fn start_game(&self) -> Game {
+        let mut game = Game::start(self.start);
+        self.departures.apply(&mut game);
+        game
     }
 
     /// Reads a replay file.
@@ -517,6 +601,7 @@ impl<'a> Reader<'a> {
 pub struct Recorder {
     path: PathBuf,
     start: StartConfig,
+    departures: Departures,
     meta: Meta,
     outcome: Option<Outcome>,
     runs: Vec<(u8, u32)>,
@@ -529,12 +614,18 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// A recording of a game that starts from `start`, saved to `path` (written at once, so a
-    /// path that cannot be written fails here, before the game).
-    pub fn create(path: &Path, start: StartConfig, meta: Meta) -> std::io::Result<Recorder> {
+    /// A recording of a game that starts from `start` with `departures`, saved to `path`
+    /// (written at once, so a path that cannot be written fails here, before the game).
+    pub fn create(
+        path: &Path,
+        start: StartConfig,
+        departures: Departures,
+        meta: Meta,
+    ) -> std::io::Result<Recorder> {
         let mut r = Recorder {
             path: path.to_path_buf(),
             start,
+            departures,
             meta,
             outcome: None,
             runs: Vec::new(),
@@ -593,6 +684,7 @@ impl Recorder {
         }
         let bytes = encode_runs(
             &self.start,
+            self.departures,
             &self.meta,
             self.outcome.as_ref(),
             self.frames,
@@ -663,8 +755,88 @@ mod tests {
                 level: 19,
                 ending: 1,
             }),
+            departures: Departures::default(),
             inputs: [0u8, 0, 0, 1, 1, 0x80, 0, 0, 0, 0].repeat(100),
         }
+    }
+
+    /// Rewrites the stored checksum after an edit, so the field checks are reached.
+    fn reseal(bytes: &mut [u8]) {
+        let n = bytes.len() - 4;
+        let crc = crc32fast::hash(&bytes[..n]);
+        bytes[n..].copy_from_slice(&crc.to_le_bytes());
+    }
+
+    /// A version-1 file of `r` (no departures byte), as the first format wrote it.
+    fn encode_v1(r: &Replay) -> Vec<u8> {
+        assert!(!r.departures.any(), "version 1 has no departures");
+        let mut b = r.encode();
+        b[8..10].copy_from_slice(&VERSION_1.to_le_bytes());
+        b.remove(DEPARTURES_OFFSET);
+        reseal(&mut b);
+        b
+    }
+
+    #[test]
+    fn double_killscreen_round_trips() {
+        let mut r = sample();
+        r.departures.double_killscreen = true;
+        let bytes = r.encode();
+        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), VERSION);
+        assert_eq!(bytes[DEPARTURES_OFFSET], Departures::DOUBLE_KILLSCREEN);
+        let back = Replay::decode(&bytes).unwrap();
+        assert_eq!(back, r);
+        assert!(back.start_game().double_killscreen());
+        assert!(!sample().start_game().double_killscreen());
+    }
+
+    #[test]
+    fn version_1_still_reads() {
+        let r = sample();
+        let v1 = encode_v1(&r);
+        assert_eq!(v1.len() + 1, r.encode().len());
+        let back = Replay::decode(&v1).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(back.departures, Departures::default());
+        assert!(!back.start_game().double_killscreen());
+    }
+
+    #[test]
+    fn unknown_departure_bits_are_rejected_at_their_offset() {
+        for bad in [0x02u8, 0x80, 0xFF] {
+            let mut b = sample().encode();
+            b[DEPARTURES_OFFSET] = bad;
+            reseal(&mut b);
+            let e = Replay::decode(&b).unwrap_err();
+            assert_eq!(e.offset, DEPARTURES_OFFSET, "{e}");
+            assert_eq!(e.check, "departures", "{e}");
+            let text = e.to_string();
+            assert!(
+                text.starts_with("departures check failed at byte 20:")
+                    && text.contains(&format!("{bad:#04x}")),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn recorder_writes_the_departures() {
+        let dir = std::env::temp_dir().join(format!("nestris-rec-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("dk.rep");
+        let start = StartConfig::from_seed(5, 39, GameType::A, 0);
+        let dk = Departures {
+            double_killscreen: true,
+        };
+        let mut rec = Recorder::create(&path, start, dk, Meta::default()).unwrap();
+        for i in 0..100u8 {
+            rec.push(i & 3);
+        }
+        rec.finish().unwrap();
+        let r = Replay::read(&path).unwrap();
+        assert_eq!(r.departures, dk);
+        assert_eq!(r.inputs.len(), 100);
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -72,6 +72,7 @@ fn meta(args: &WatchArgs, index: u64) -> Meta {
 
 /// Runs the command.
 pub fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
+    args.game.check_rules(&args.rules)?;
     if args.rules.rules != crate::options::RulesArg::Nes {
         return crate::classic_run::watch_classic(
             &args.rules,
@@ -105,7 +106,7 @@ fn headless(args: &WatchArgs, cfg: nestris_ai::AiConfig) -> anyhow::Result<ExitC
     let mut randomizers = args.rules.game_randomizers(args.game.seed)?;
     for index in 0..args.games {
         let start = args.game.start_config(index);
-        let mut run = Run::with_rules(start, index, &mut randomizers);
+        let mut run = Run::with_rules(args.game.start_game(index), index, &mut randomizers);
         if let Some(path) = &args.record {
             run.record(&numbered_path(path, index), start, meta(args, index))?;
         }
@@ -135,13 +136,14 @@ fn headless(args: &WatchArgs, cfg: nestris_ai::AiConfig) -> anyhow::Result<ExitC
         run.save_recording()?;
         let g = &run.game;
         println!(
-            "game {}: score {} lines {} level {} pieces {} frames {}",
+            "game {}: score {} lines {} level {} pieces {} frames {}{}",
             index + 1,
             g.score_value(),
             g.lines_value(),
             g.level,
             session::pieces(g),
-            run.frames
+            run.frames,
+            session::departure_suffix(g)
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -191,6 +193,7 @@ fn panel(
     if args.rules.is_departure() {
         l.push(Line::from(args.rules.randomizer_label()));
     }
+    l.extend(session::departure_lines(&run.game));
     l.push(Line::default());
     match ai.last_decision() {
         Some(d) => {
@@ -273,7 +276,7 @@ fn on_screen(
     let mut randomizers = args.rules.game_randomizers(args.game.seed)?;
     let mut new_game = |index: u64| -> anyhow::Result<Run> {
         let start = args.game.start_config(index);
-        let mut run = Run::with_rules(start, index, &mut randomizers);
+        let mut run = Run::with_rules(args.game.start_game(index), index, &mut randomizers);
         if let Some(path) = &args.record {
             run.record(&numbered_path(path, index), start, meta(args, index))?;
         }

@@ -197,3 +197,11 @@ fn bench_b_type_reports_success() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(v["btype_success_rate"].as_f64().is_some(), "{out}");
 }
+
+#[test]
+fn verify_never_takes_the_double_killscreen() {
+    let files = traces();
+    let (code, _, err) = nestris(&["verify", "--double-killscreen", &files[0]]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--double-killscreen"), "{err}");
+}

@@ -6,7 +6,7 @@
 mod tui_support;
 
 use nestris_engine::{GameType, PlayState, StartConfig};
-use tui_support::replayfile::{Replay, MAGIC};
+use tui_support::replayfile::{Departures, Replay, DEPARTURES_OFFSET, MAGIC, VERSION_1};
 use tui_support::*;
 
 #[test]
@@ -159,20 +159,130 @@ fn watch_records_and_replays() {
     );
     let check = String::from_utf8(out.stdout).unwrap();
     // "game 1: score S lines L level V pieces P frames F" vs "score S lines L level V frames F".
-    let fields = |s: &str, keys: &[&str]| -> Vec<String> {
-        let w: Vec<&str> = s.split_whitespace().collect();
-        keys.iter()
-            .map(|k| {
-                let i = w
-                    .iter()
-                    .position(|x| x == k)
-                    .unwrap_or_else(|| panic!("{k} in {s}"));
-                w[i + 1].to_string()
-            })
-            .collect()
-    };
     let keys = ["score", "lines", "level", "frames"];
     assert_eq!(fields(&watch_line, &keys), fields(&check, &keys));
+}
+
+/// The words after each of `keys` in a one-line report.
+fn fields(s: &str, keys: &[&str]) -> Vec<String> {
+    let w: Vec<&str> = s.split_whitespace().collect();
+    keys.iter()
+        .map(|k| {
+            let i = w
+                .iter()
+                .position(|x| x == k)
+                .unwrap_or_else(|| panic!("{k} in {s}"));
+            w[i + 1].to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn double_killscreen_games_record_and_replay() {
+    let dir = scratch("double-killscreen");
+    let file = dir.join("dk.rep");
+    let out = run(&[
+        "watch",
+        "--headless",
+        "--level",
+        "39",
+        "--double-killscreen",
+        "--seed",
+        "5",
+        "--games",
+        "1",
+        "--max-frames",
+        "20000",
+        "--record",
+        file.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let watch_line = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        watch_line.contains("double killscreen from level 39 (departure from the original)"),
+        "{watch_line}"
+    );
+    let bytes = std::fs::read(&file).unwrap();
+    let replay = Replay::decode(&bytes).expect("decodes");
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 2, "version 2");
+    assert_eq!(bytes[DEPARTURES_OFFSET], 1, "the double killscreen bit");
+    assert!(replay.departures.double_killscreen);
+    assert!(
+        replay.outcome.is_some_and(|o| o.ending != 0),
+        "the game ended"
+    );
+    // `replay --check` sets the flag and reaches the recorded end.
+    let out = run(&["replay", "--check", file.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let check = String::from_utf8(out.stdout).unwrap();
+    let keys = ["score", "lines", "level", "frames"];
+    assert_eq!(fields(&watch_line, &keys), fields(&check, &keys));
+    assert!(
+        check.contains(" · double killscreen from level 39 (departure from the original)"),
+        "{check}"
+    );
+    // The screen replay labels it.
+    let text = screen(&file, 100, "100x30");
+    assert!(text.contains("double killscreen from 39"), "{text}");
+    assert!(text.contains("(departure from the original)"), "{text}");
+    // Without the flag the same inputs give another game: the check says so.
+    let plain = Replay {
+        departures: Departures::default(),
+        ..replay
+    };
+    let plain_file = dir.join("plain.rep");
+    std::fs::write(&plain_file, plain.encode()).unwrap();
+    let out = run(&["replay", "--check", plain_file.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("diverged"));
+}
+
+#[test]
+fn version_1_replays_still_play() {
+    let dir = scratch("version1");
+    let file = dir.join("v1.rep");
+    let start = StartConfig::from_seed(11, 9, GameType::A, 0);
+    let inputs = scripted_game(start, |_| false, 3000);
+    let written = write_replay(&file, start, &inputs);
+    // The same file as the first format wrote it: version 1, no departures byte.
+    let mut v1 = std::fs::read(&file).unwrap();
+    v1[8..10].copy_from_slice(&VERSION_1.to_le_bytes());
+    v1.remove(DEPARTURES_OFFSET);
+    let n = v1.len() - 4;
+    let crc = crc32(&v1[..n]);
+    v1[n..].copy_from_slice(&crc.to_le_bytes());
+    std::fs::write(&file, &v1).unwrap();
+    assert_eq!(Replay::decode(&v1).expect("decodes"), written);
+    let out = run(&["replay", "--check", file.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let g = replay_game(start, &inputs);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        format!(
+            "score {} lines {} level {} frames {}",
+            g.score_value(),
+            g.lines_value(),
+            g.level,
+            inputs.len()
+        )
+    );
 }
 
 fn expect_error(bytes: &[u8], name: &str, needle: &str) {
@@ -191,6 +301,7 @@ fn damaged_replays() {
     let start = StartConfig::from_seed(2, 18, GameType::A, 0);
     let r = Replay {
         start,
+        departures: Default::default(),
         meta: Default::default(),
         outcome: None,
         inputs: [0u8, 1, 1, 0, 0x80].repeat(300),
@@ -221,6 +332,16 @@ fn damaged_replays() {
     let crc = crc32(&bad_type[..n]);
     bad_type[n..].copy_from_slice(&crc.to_le_bytes());
     expect_error(&bad_type, "gametype", "game type check failed at byte 18");
+    // An unknown departure bit, under a consistent checksum.
+    let mut bad_dep = good.clone();
+    bad_dep[DEPARTURES_OFFSET] = 0x40;
+    let crc = crc32(&bad_dep[..n]);
+    bad_dep[n..].copy_from_slice(&crc.to_le_bytes());
+    expect_error(
+        &bad_dep,
+        "departures",
+        "departures check failed at byte 20: departures byte 0x40",
+    );
     assert_eq!(&good[..8], &MAGIC);
     // A missing file.
     let out = run(&["replay", "--check", "/nonexistent/nestris.rep"]);

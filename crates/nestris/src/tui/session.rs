@@ -8,7 +8,7 @@ use nestris_engine::{bcd, buttons, Game, StartConfig};
 
 use super::endings::{self, EndingKind};
 use super::view::Vram;
-use crate::replayfile::{Meta, Outcome, Recorder};
+use crate::replayfile::{Departures, Meta, Outcome, Recorder};
 
 /// A game with its screen copy, its counters and its recording.
 #[derive(Debug)]
@@ -42,6 +42,32 @@ pub fn outcome(g: &Game) -> Outcome {
     }
 }
 
+/// How the double killscreen is named wherever it is on: it is a departure from the original.
+pub const DOUBLE_KILLSCREEN_LABEL: &str =
+    "double killscreen from level 39 (departure from the original)";
+
+/// The side panel's lines naming the departures from the original `game` runs with (none
+/// for the original game).
+pub fn departure_lines(game: &Game) -> Vec<ratatui::text::Line<'static>> {
+    if game.double_killscreen() {
+        vec![
+            ratatui::text::Line::from("double killscreen from 39"),
+            ratatui::text::Line::from("(departure from the original)"),
+        ]
+    } else {
+        Vec::new()
+    }
+}
+
+/// The departures `game` runs with, as a suffix for a one-line report (`""` for none).
+pub fn departure_suffix(game: &Game) -> String {
+    if game.double_killscreen() {
+        format!(" · {DOUBLE_KILLSCREEN_LABEL}")
+    } else {
+        String::new()
+    }
+}
+
 /// Pieces spawned, from the statistics counters (hundreds kept in binary by the game).
 pub fn pieces(g: &Game) -> u32 {
     g.stats
@@ -51,10 +77,11 @@ pub fn pieces(g: &Game) -> u32 {
 }
 
 impl Run {
-    /// A game about to start.
-    pub fn new(start: StartConfig, index: u64) -> Run {
+    /// `game`, not stepped yet (with the departures it was given, such as the double
+    /// killscreen).
+    pub fn from_game(game: Game, index: u64) -> Run {
         Run {
-            game: Game::start(start),
+            game,
             vram: Vram::new(),
             frames: 0,
             clears: [0; 5],
@@ -65,24 +92,25 @@ impl Run {
         }
     }
 
-    /// The game `index` of a session with these rules: the NES picker, or the next game's
-    /// randomizer from `randomizers` (a departure).
+    /// The game `index` of a session (`game`, not stepped yet) with these rules: the NES
+    /// picker, or the next game's randomizer from `randomizers` (a departure).
     pub fn with_rules(
-        start: StartConfig,
+        game: Game,
         index: u64,
         randomizers: &mut Option<crate::sequence::GameRandomizers>,
     ) -> Run {
-        let mut run = Run::new(start, index);
+        let mut run = Run::from_game(game, index);
         if let Some(r) = randomizers {
             run.departure = Some(crate::departure::Departure::new(r.next_game(), &run.game));
         }
         run
     }
 
-    /// Starts recording to `path`.
+    /// Starts recording to `path` (the game started from `start`; its departures, such as
+    /// the double killscreen, are recorded from the game itself).
     pub fn record(&mut self, path: &Path, start: StartConfig, meta: Meta) -> anyhow::Result<()> {
         use anyhow::Context;
-        let rec = Recorder::create(path, start, meta)
+        let rec = Recorder::create(path, start, Departures::of(&self.game), meta)
             .with_context(|| format!("cannot write the recording {}", path.display()))?;
         self.recorder = Some(rec);
         Ok(())

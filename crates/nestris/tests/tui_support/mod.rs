@@ -178,6 +178,7 @@ pub fn write_replay(path: &Path, start: StartConfig, inputs: &[u8]) -> Replay {
     let g = replay_game(start, inputs);
     let r = Replay {
         start,
+        departures: Default::default(),
         meta: Meta {
             seed: 42,
             ..Meta::default()
