@@ -2,7 +2,7 @@
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -12,6 +12,7 @@ use nestris_engine::{Ending, GameType};
 use rayon::prelude::*;
 
 use crate::departure::Departure;
+use crate::gamecsv::{parse_bool, parse_num, CsvRow, DecisionTimes, GamesCsv};
 use crate::options::{AiOptions, GameOptions, RulesOptions, TypeArg};
 
 /// Options of `nestris bench`.
@@ -35,9 +36,16 @@ pub struct BenchArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// Also write one line per game (CSV) to this file, as games finish.
-    #[arg(long)]
+    /// Also write one line per game (CSV) to this file, as games finish: everything the
+    /// report needs (scores, lines, levels, Tetrises, decision times as a histogram), after a
+    /// line recording the options.
+    #[arg(long, value_name = "FILE")]
     pub games_csv: Option<std::path::PathBuf>,
+    /// With --games-csv: resume an interrupted run. The games already in FILE (written by a
+    /// run with the same options, checked) are not played again, an incomplete last line is
+    /// dropped, the other games are played and appended, and the report covers all games.
+    #[arg(long, requires = "games_csv")]
+    pub resume: bool,
     #[command(flatten)]
     pub game: GameOptions,
     #[command(flatten)]
@@ -92,7 +100,60 @@ pub struct GameResult {
     /// B-type: goal reached.
     pub cleared: bool,
     /// Decision times.
-    pub decisions: Vec<Duration>,
+    pub decisions: DecisionTimes,
+}
+
+impl CsvRow for GameResult {
+    const COLUMNS: &'static str = "game,score,capped_score,lines,level,pieces,frames,tetrises,tetris_lines,before_19,before_29,before_39,cleared,decisions,decision_ns,decision_hist";
+
+    fn index(&self) -> u64 {
+        self.index
+    }
+
+    fn score(&self) -> f64 {
+        self.score as f64
+    }
+
+    fn to_line(&self) -> String {
+        format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            self.index,
+            self.score,
+            self.capped_score,
+            self.lines,
+            self.level,
+            self.pieces,
+            self.frames,
+            self.tetrises,
+            self.tetris_lines,
+            self.before[0],
+            self.before[1],
+            self.before[2],
+            self.cleared,
+            self.decisions.csv_fields()
+        )
+    }
+
+    fn parse(f: &[&str]) -> Result<GameResult, String> {
+        Ok(GameResult {
+            index: parse_num(f[0], "game")?,
+            score: parse_num(f[1], "score")?,
+            capped_score: parse_num(f[2], "capped_score")?,
+            lines: parse_num(f[3], "lines")?,
+            level: parse_num(f[4], "level")?,
+            pieces: parse_num(f[5], "pieces")?,
+            frames: parse_num(f[6], "frames")?,
+            tetrises: parse_num(f[7], "tetrises")?,
+            tetris_lines: parse_num(f[8], "tetris_lines")?,
+            before: [
+                parse_num(f[9], "before_19")?,
+                parse_num(f[10], "before_29")?,
+                parse_num(f[11], "before_39")?,
+            ],
+            cleared: parse_bool(f[12], "cleared")?,
+            decisions: DecisionTimes::parse(f[13], f[14], f[15])?,
+        })
+    }
 }
 
 /// Plays one game to its end (or the line cap). With `departure`, that randomizer replaces
@@ -127,7 +188,7 @@ pub fn play_game(
         if ai.decision_count() != decisions {
             decisions = ai.decision_count();
             if let Some(d) = ai.last_decision() {
-                r.decisions.push(d.elapsed);
+                r.decisions.record(d.elapsed);
             }
         }
         game.step(input);
@@ -209,12 +270,11 @@ pub fn report(results: &[GameResult], args: &BenchArgs, wall: Duration) -> serde
     let before = |i: usize| results.iter().map(|r| r.before[i] as f64).sum::<f64>() / n;
     let total_lines: u64 = results.iter().map(|r| r.lines as u64).sum();
     let tetris_lines: u64 = results.iter().map(|r| r.tetris_lines as u64).sum();
-    let mut times: Vec<f64> = results
-        .iter()
-        .flat_map(|r| r.decisions.iter().map(|d| d.as_secs_f64() * 1000.0))
-        .collect();
-    times.sort_by(f64::total_cmp);
-    let busy: f64 = times.iter().sum::<f64>() / 1000.0;
+    let mut times = DecisionTimes::default();
+    for r in results {
+        times.merge(&r.decisions);
+    }
+    let busy = times.total_seconds();
     let b_runs = results
         .iter()
         .filter(|_| args.game.game_type == TypeArg::B)
@@ -258,10 +318,10 @@ pub fn report(results: &[GameResult], args: &BenchArgs, wall: Duration) -> serde
         "tetris_rate": if total_lines > 0 { tetris_lines as f64 / total_lines as f64 } else { 0.0 },
         "btype_success_rate": if b_runs > 0 { Some(b_ok as f64 / b_runs as f64) } else { None },
         "btype_mean_pieces": if b_ok > 0 { Some(pieces_b) } else { None },
-        "decisions": times.len(),
-        "decisions_per_second": if busy > 0.0 { times.len() as f64 / busy } else { 0.0 },
-        "decision_ms_median": percentile(&times, 50.0),
-        "decision_ms_p99": percentile(&times, 99.0),
+        "decisions": times.count,
+        "decisions_per_second": if busy > 0.0 { times.count as f64 / busy } else { 0.0 },
+        "decision_ms_median": times.percentile_ms(50.0),
+        "decision_ms_p99": times.percentile_ms(99.0),
         "wall_seconds": wall.as_secs_f64(),
     });
     if args.rules.is_departure() {
@@ -325,7 +385,20 @@ fn print_table(v: &serde_json::Value) {
         f("decision_ms_median"),
         f("decision_ms_p99")
     );
-    println!("wall time          {:.1} s", f("wall_seconds"));
+    print_wall(v);
+}
+
+/// The report's wall-time row, with the games taken from an earlier run (shared with the
+/// classic rule sets' table).
+pub fn print_wall(v: &serde_json::Value) {
+    let wall = v["wall_seconds"].as_f64().unwrap_or(0.0);
+    match v["games_resumed"].as_u64() {
+        Some(n) if n > 0 => println!(
+            "wall time          {wall:.1} s (this run; {n} games resumed from {})",
+            v["games_csv"].as_str().unwrap_or("the CSV")
+        ),
+        _ => println!("wall time          {wall:.1} s"),
+    }
 }
 
 /// The report's score and lines rows (shared with the classic rule sets' table); `note` goes
@@ -364,7 +437,11 @@ impl BenchArgs {
         let fixed = [
             ("--level", self.game.level == 18, "18"),
             ("--type", self.game.game_type == TypeArg::A, "a"),
-            ("--hz", self.ai.hz.trim() == "30" || self.ai.hz.trim() == "X.", "30"),
+            (
+                "--hz",
+                self.ai.hz.trim() == "30" || self.ai.hz.trim() == "X.",
+                "30",
+            ),
             ("--reaction", self.ai.reaction == 18, "18"),
             ("--line-cap", self.line_cap == 430, "430"),
         ];
@@ -387,6 +464,36 @@ impl BenchArgs {
     pub fn format_name(&self) -> &'static str {
         self.format.map_or("custom", Format::name)
     }
+
+    /// The options that decide the games, as `--games-csv` records them (a resumed run must
+    /// have the same). `--games`, `--threads` and `--json` are not among them: a resumed run
+    /// may ask for more games.
+    pub fn csv_options(&self) -> anyhow::Result<serde_json::Value> {
+        let mut v = serde_json::json!({
+            "seed": self.game.seed,
+            "level": self.game.level,
+            "type": if self.game.game_type == TypeArg::A { "a" } else { "b" },
+            "height": self.game.height,
+            "format": self.format_name(),
+            "hz": self.ai.hz,
+            "reaction": self.ai.reaction,
+            "line_cap": self.line_cap,
+            "ai": self.ai.label(),
+            "double_killscreen": self.game.double_killscreen,
+            "deep_locks": self.ai.deep_locks,
+            "deep_next": self.ai.deep_next,
+            "rules": self.rules.rules_name(),
+            "randomizer": self.rules.randomizer_spec().to_string(),
+            "sega_next_game": format!("{:?}", self.rules.sega_next_game).to_lowercase(),
+        });
+        if let Some(path) = &self.ai.weights {
+            // The same file name with other weights gives other games.
+            let bytes = std::fs::read(path)
+                .map_err(|e| anyhow::anyhow!("cannot read weights file {}: {e}", path.display()))?;
+            v["weights_crc32"] = format!("{:08x}", crc32fast::hash(&bytes)).into();
+        }
+        Ok(v)
+    }
 }
 
 /// Runs the benchmark.
@@ -394,6 +501,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let mut args = args.clone();
     args.resolve_format()?;
     let args = &args;
+    args.game.check_rules(&args.rules)?;
     if args.rules.rules != crate::options::RulesArg::Nes {
         return crate::classic_run::bench_classic(args);
     }
@@ -404,32 +512,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         .rules
         .game_randomizers(args.game.seed)?
         .map(|mut g| g.take(args.games));
-    let header = "game,score,capped_score,lines,level,pieces,frames,tetrises,cleared";
-    let (results, interrupted, wall) = run_games(args, header, |i, stop| {
+    let run = run_games(args, |i, stop| {
         let mut ai = Ai::new(cfg.clone());
         let departure = departures.as_ref().map(|d| d[i as usize].clone());
-        let r = play_game(&args.game, &mut ai, i, args.line_cap, stop, departure)?;
-        let line = format!(
-            "{},{},{},{},{},{},{},{},{}",
-            r.index,
-            r.score,
-            r.capped_score,
-            r.lines,
-            r.level,
-            r.pieces,
-            r.frames,
-            r.tetrises,
-            r.cleared
-        );
-        let score = r.score as f64;
-        Some((r, line, score))
+        play_game(&args.game, &mut ai, i, args.line_cap, stop, departure)
     })?;
-    emit(
-        &report(&results, args, wall),
-        args.json,
-        print_table,
-        interrupted,
-    )
+    let mut v = report(&run.results, args, run.wall);
+    run.annotate(&mut v, args);
+    emit(&v, args.json, print_table, run.interrupted)
 }
 
 /// Prints a report as JSON or as a table; exit 130 when the run was interrupted.
@@ -451,18 +541,82 @@ pub fn emit(
     })
 }
 
-/// Plays games `0..args.games` on `args.threads` cores with a progress bar (on a terminal).
-/// `play(i, stop)` plays game `i` and returns its result, its line for `--games-csv` (written
-/// as each game ends, under `csv_header`) and its score (for the running mean). Ctrl-C stops
-/// the games in progress and keeps those that finished; a second Ctrl-C quits at once.
-/// Returns the results in game order, whether it was interrupted, and the wall time.
-pub fn run_games<T: Send>(
+/// What [`run_games`] played.
+#[derive(Debug)]
+pub struct GamesRun<T> {
+    /// Every game's result in game order: those resumed from `--games-csv` and those played.
+    pub results: Vec<T>,
+    /// Games taken from the CSV of an earlier run (`--resume`).
+    pub resumed: usize,
+    /// Whether Ctrl-C stopped the run.
+    pub interrupted: bool,
+    /// Wall time of this run.
+    pub wall: Duration,
+}
+
+impl<T> GamesRun<T> {
+    /// Adds the resumed-games keys to a report (only with `--resume`).
+    pub fn annotate(&self, v: &mut serde_json::Value, args: &BenchArgs) {
+        if args.resume {
+            v["games_resumed"] = self.resumed.into();
+            if let Some(p) = &args.games_csv {
+                v["games_csv"] = p.display().to_string().into();
+            }
+        }
+    }
+}
+
+/// Plays games `0..args.games` on `args.threads` cores with a progress bar (on a terminal;
+/// otherwise a plain progress line on stderr every 5%). `play(i, stop)` plays game `i`;
+/// with `--games-csv` each game's line is written as it ends, and with `--resume` the games
+/// already in the file are taken from it instead of played. Ctrl-C stops the games in
+/// progress and keeps those that finished; a second Ctrl-C quits at once.
+pub fn run_games<T: CsvRow + Send>(
     args: &BenchArgs,
-    csv_header: &str,
-    play: impl Fn(u64, &AtomicBool) -> Option<(T, String, f64)> + Sync,
-) -> anyhow::Result<(Vec<T>, bool, Duration)> {
+    play: impl Fn(u64, &AtomicBool) -> Option<T> + Sync,
+) -> anyhow::Result<GamesRun<T>> {
     if args.games == 0 {
         bail!("--games must be at least 1");
+    }
+    if args.resume && args.games_csv.is_none() {
+        bail!("--resume needs --games-csv FILE (the file of the run to resume)");
+    }
+    // The CSV: created, or resumed with the games it holds.
+    let mut resumed: Vec<T> = Vec::new();
+    let csv = match &args.games_csv {
+        Some(p) => {
+            let options = args.csv_options()?;
+            let csv = if args.resume {
+                let r = GamesCsv::resume::<T>(p, &options)?;
+                if r.dropped_partial {
+                    eprintln!(
+                        "resume: dropped the incomplete last line of {} (that game is played again)",
+                        p.display()
+                    );
+                }
+                resumed = r.games;
+                r.csv
+            } else {
+                GamesCsv::create::<T>(p, &options)?
+            };
+            Some(Mutex::new(csv))
+        }
+        None => None,
+    };
+    // Games of the file beyond --games stay in it but are not this report's.
+    resumed.retain(|r| r.index() < args.games);
+    let have: std::collections::HashSet<u64> = resumed.iter().map(CsvRow::index).collect();
+    let todo: Vec<u64> = (0..args.games).filter(|i| !have.contains(i)).collect();
+    if args.resume {
+        eprintln!(
+            "resume: {} of {} games already in {}, {} to play",
+            resumed.len(),
+            args.games,
+            args.games_csv
+                .as_ref()
+                .map_or(String::new(), |p| p.display().to_string()),
+            todo.len()
+        );
     }
     let stop = Arc::new(AtomicBool::new(false));
     {
@@ -477,7 +631,8 @@ pub fn run_games<T: Send>(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
-    let bar = if std::io::stderr().is_terminal() {
+    let terminal = std::io::stderr().is_terminal();
+    let bar = if terminal {
         let b = indicatif::ProgressBar::new(args.games);
         b.set_style(
             indicatif::ProgressStyle::with_template(
@@ -485,51 +640,64 @@ pub fn run_games<T: Send>(
             )
             .expect("valid template"),
         );
+        b.set_position(resumed.len() as u64);
         b
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let csv = match &args.games_csv {
-        Some(p) => {
-            use std::io::Write;
-            let mut f = std::fs::File::create(p)
-                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", p.display()))?;
-            writeln!(f, "{csv_header}")?;
-            Some(Mutex::new(f))
-        }
-        None => None,
-    };
-    let done = AtomicUsize::new(0);
-    let sum_score = Mutex::new(0f64);
+    let csv_error: Mutex<Option<String>> = Mutex::new(None);
+    // Games done (resumed ones included) and the sum of their scores, under one lock.
+    let progress = Mutex::new((
+        resumed.len() as u64,
+        resumed.iter().map(CsvRow::score).sum::<f64>(),
+    ));
     let start = Instant::now();
-    let mut results: Vec<(u64, T)> = pool.install(|| {
-        (0..args.games)
-            .into_par_iter()
-            .filter_map(|i| {
-                let (r, line, score) = play(i, &stop)?;
+    let mut results: Vec<T> = pool.install(|| {
+        todo.par_iter()
+            .filter_map(|&i| {
+                let r = play(i, &stop)?;
                 if let Some(f) = &csv {
-                    use std::io::Write;
-                    let mut f = f.lock().expect("csv lock");
-                    let _ = writeln!(f, "{line}");
-                    let _ = f.flush();
+                    if let Err(e) = f.lock().expect("csv lock").append(&r.to_line()) {
+                        csv_error
+                            .lock()
+                            .expect("error lock")
+                            .get_or_insert(format!("{e:#}"));
+                    }
                 }
-                let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-                let mut s = sum_score.lock().expect("sum lock");
-                *s += score;
-                bar.set_message(format!("mean score {:.0}", *s / d as f64));
+                let mut p = progress.lock().expect("progress lock");
+                p.0 += 1;
+                p.1 += r.score();
+                let (done, sum) = *p;
+                let mean = sum / done as f64;
+                bar.set_message(format!("mean score {mean:.0}"));
                 bar.inc(1);
-                Some((i, r))
+                // Without a terminal: a plain line every 5% of the games.
+                if !terminal && done * 20 / args.games > (done - 1) * 20 / args.games {
+                    eprintln!(
+                        "bench: {done}/{} games ({:.0}%), mean score {mean:.0}, {:.0} s",
+                        args.games,
+                        100.0 * done as f64 / args.games as f64,
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+                Some(r)
             })
             .collect()
     });
     bar.finish_and_clear();
+    if let Some(e) = csv_error.into_inner().expect("error lock") {
+        eprintln!("warning: {e}");
+    }
+    let n_resumed = resumed.len();
+    results.extend(resumed);
     if results.is_empty() {
         bail!("no game finished");
     }
-    results.sort_by_key(|r| r.0);
-    Ok((
-        results.into_iter().map(|r| r.1).collect(),
-        stop.load(Ordering::Relaxed),
-        start.elapsed(),
-    ))
+    results.sort_by_key(CsvRow::index);
+    Ok(GamesRun {
+        results,
+        resumed: n_resumed,
+        interrupted: stop.load(Ordering::Relaxed),
+        wall: start.elapsed(),
+    })
 }

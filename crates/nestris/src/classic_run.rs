@@ -29,6 +29,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::bench::{percentile, BenchArgs, GameResult};
 use crate::classic_ai;
+use crate::gamecsv::{parse_bool, parse_num, CsvRow, DecisionTimes};
 use crate::options::{AiOptions, GameOptions, RulesArg, RulesOptions};
 
 /// Headless `watch` of a classic rule set ends a game at this many lines (as `bench`'s
@@ -143,7 +144,45 @@ pub struct ClassicResult {
     /// Whether the game topped out (rather than reaching a cap).
     pub topped_out: bool,
     /// Decision times.
-    pub decisions: Vec<Duration>,
+    pub decisions: DecisionTimes,
+}
+
+impl CsvRow for ClassicResult {
+    const COLUMNS: &'static str =
+        "game,score,lines,pieces,tetrises,topped_out,decisions,decision_ns,decision_hist";
+
+    fn index(&self) -> u64 {
+        self.index
+    }
+
+    fn score(&self) -> f64 {
+        self.score as f64
+    }
+
+    fn to_line(&self) -> String {
+        format!(
+            "{},{},{},{},{},{},{}",
+            self.index,
+            self.score,
+            self.lines,
+            self.pieces,
+            self.tetrises,
+            self.topped_out,
+            self.decisions.csv_fields()
+        )
+    }
+
+    fn parse(f: &[&str]) -> Result<ClassicResult, String> {
+        Ok(ClassicResult {
+            index: parse_num(f[0], "game")?,
+            score: parse_num(f[1], "score")?,
+            lines: parse_num(f[2], "lines")?,
+            pieces: parse_num(f[3], "pieces")?,
+            tetrises: parse_num(f[4], "tetrises")?,
+            topped_out: parse_bool(f[5], "topped_out")?,
+            decisions: DecisionTimes::parse(f[6], f[7], f[8])?,
+        })
+    }
 }
 
 /// Plays `game` with the AI until it tops out or reaches `line_cap` lines (0: no cap) or
@@ -173,7 +212,7 @@ pub fn play_headless(
         let Some(p) = classic_ai::choose(&game, eval) else {
             break;
         };
-        r.decisions.push(started.elapsed());
+        r.decisions.record(started.elapsed());
         match game.apply_placement(&p) {
             Ok(lock) => {
                 if lock.lines >= 4 {
@@ -206,23 +245,13 @@ pub fn bench_classic(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         Some(mut g) => g.take(args.games),
         None => bail!("the nes randomizer needs --rules nes"),
     };
-    let header = "game,score,lines,pieces,tetrises,topped_out";
-    let (results, interrupted, wall) = crate::bench::run_games(args, header, |i, stop| {
+    let run = crate::bench::run_games(args, |i, stop| {
         let game = Classic::new(rules.rules, randomizers[i as usize].clone()).ok()?;
-        let res = play_headless(game, &eval, i, args.line_cap, 0, stop)?;
-        let line = format!(
-            "{},{},{},{},{},{}",
-            res.index, res.score, res.lines, res.pieces, res.tetrises, res.topped_out
-        );
-        let score = res.score as f64;
-        Some((res, line, score))
+        play_headless(game, &eval, i, args.line_cap, 0, stop)
     })?;
-    crate::bench::emit(
-        &classic_report(&results, args, wall),
-        args.json,
-        print_classic_table,
-        interrupted,
-    )
+    let mut v = classic_report(&run.results, args, run.wall);
+    run.annotate(&mut v, args);
+    crate::bench::emit(&v, args.json, print_classic_table, run.interrupted)
 }
 
 /// `bench`'s report over classic games: its keys where they apply.
@@ -320,7 +349,7 @@ fn print_classic_table(v: &serde_json::Value) {
         f("decision_ms_median"),
         f("decision_ms_p99")
     );
-    println!("wall time          {:.1} s", f("wall_seconds"));
+    crate::bench::print_wall(v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -819,7 +848,7 @@ mod tests {
         let r = play_headless(game, &eval, 0, 0, 100, &stop).expect("not stopped");
         assert_eq!(r.pieces, 100);
         assert_eq!(r.score, r.lines as u64);
-        assert_eq!(r.decisions.len(), 100);
+        assert_eq!(r.decisions.count, 100);
     }
 
     #[test]

@@ -5,6 +5,7 @@ mod bench;
 mod classic_ai;
 mod classic_run;
 mod departure;
+mod gamecsv;
 mod options;
 mod play;
 mod replay;

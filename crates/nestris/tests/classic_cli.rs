@@ -366,3 +366,44 @@ fn bench_nes_with_a_departure() {
         "{table}"
     );
 }
+
+#[test]
+fn bench_classic_resumes() {
+    let dir = std::env::temp_dir().join(format!("nestris-classic-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("qbasic.csv");
+    let csv = csv.to_str().unwrap();
+    let args = [
+        "--rules",
+        "qbasic",
+        "--games",
+        "3",
+        "--line-cap",
+        "8",
+        "--games-csv",
+        csv,
+    ];
+    let full = bench_json(&args);
+    let text = std::fs::read_to_string(csv).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    assert!(lines[0].contains("\"rules\":\"qbasic\""), "{}", lines[0]);
+    // The last game's line cut short.
+    std::fs::write(csv, &text[..text.len() - 5]).unwrap();
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    let v = bench_json(&resume);
+    assert_eq!(v["games"], 3);
+    assert_eq!(v["games_resumed"], 2);
+    assert_eq!(v["mean_score"], full["mean_score"]);
+    assert_eq!(v["mean_pieces"], full["mean_pieces"]);
+    // Another rule set is another run.
+    let mut other = resume.clone();
+    other[1] = "relaytris";
+    let err = fails(&[&["bench"], &other[..]].concat());
+    assert!(
+        err.contains("rules: \"qbasic\" in the file, \"relaytris\" now"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

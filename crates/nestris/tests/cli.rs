@@ -205,3 +205,166 @@ fn verify_never_takes_the_double_killscreen() {
     assert_ne!(code, 0);
     assert!(err.contains("--double-killscreen"), "{err}");
 }
+
+#[test]
+fn bench_field_format_names_the_double_killscreen() {
+    let (code, out, err) = nestris(&["bench", "--format", "field", "--games", "1", "--seed", "2"]);
+    assert_eq!(code, 0, "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("format "))
+        .unwrap_or_else(|| panic!("no format line in {out}"));
+    assert!(
+        line.contains("field: level 18")
+            && line.contains("line cap 430")
+            && line.contains("double killscreen from level 39 (departure from the original)"),
+        "{line}"
+    );
+}
+
+#[test]
+fn bench_format_conflicts_are_refused() {
+    let (code, out, err) = nestris(&[
+        "bench", "--format", "field", "--level", "19", "--games", "1",
+    ]);
+    assert_ne!(code, 0, "{out}");
+    assert!(err.contains("--format field fixes --level 18"), "{err}");
+    let (code, out, err) = nestris(&[
+        "bench",
+        "--format",
+        "vanilla",
+        "--double-killscreen",
+        "--games",
+        "1",
+    ]);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        err.contains("--format vanilla") && err.contains("--double-killscreen"),
+        "{err}"
+    );
+    let (code, out, err) = nestris(&["bench", "--format", "bogus", "--games", "1"]);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        err.contains("bogus") && err.contains("field") && err.contains("vanilla"),
+        "{err}"
+    );
+    let (code, _, err) = nestris(&["bench", "--resume", "--games", "1"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--games-csv"), "{err}");
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("nestris-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn bench_resumes_an_interrupted_run() {
+    let dir = scratch("resume");
+    let csv = dir.join("games.csv");
+    let csv_arg = csv.to_str().unwrap();
+    let bench = |extra: &[&str]| {
+        let mut a = vec![
+            "bench",
+            "--games",
+            "4",
+            "--line-cap",
+            "20",
+            "--seed",
+            "3",
+            "--json",
+            "--games-csv",
+            csv_arg,
+        ];
+        a.extend_from_slice(extra);
+        nestris(&a)
+    };
+    let (code, out, err) = bench(&[]);
+    assert_eq!(code, 0, "{err}");
+    let full: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(full["games"], 4);
+    // Without a terminal, plain progress lines.
+    assert!(err.contains("bench: 4/4 games (100%)"), "{err}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6, "options, columns, 4 games:\n{text}");
+    assert!(lines[0].starts_with("# nestris bench {"), "{}", lines[0]);
+    assert!(lines[0].contains("\"seed\":3") && lines[0].contains("\"line_cap\":20"));
+    assert!(lines[1].starts_with("game,score,capped_score,lines,"));
+
+    // Killed after the first game, in the middle of writing the second.
+    let cut = format!(
+        "{}\n{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        lines[2],
+        &lines[3][..lines[3].len() / 2]
+    );
+    std::fs::write(&csv, &cut).unwrap();
+    let (code, out, err) = bench(&["--resume"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("dropped the incomplete last line"), "{err}");
+    assert!(err.contains("1 of 4 games already in"), "{err}");
+    let resumed: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(resumed["games"], 4, "{out}");
+    assert_eq!(resumed["games_resumed"], 1, "{out}");
+    for k in [
+        "mean_score",
+        "std_score",
+        "score_percentiles",
+        "mean_lines",
+        "mean_score_before_19",
+        "tetris_rate",
+        "decisions",
+    ] {
+        assert_eq!(resumed[k], full[k], "{k}: {out} vs the uninterrupted run");
+    }
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(text.lines().count(), 6, "{text}");
+    assert!(text.ends_with('\n'));
+    let mut games: Vec<&str> = text.lines().skip(2).collect();
+    let mut want: Vec<&str> = lines[2..].to_vec();
+    games.sort();
+    want.sort();
+    // Same games (the decision times differ from run to run).
+    let key = |l: &&str| l.split(',').take(13).collect::<Vec<_>>().join(",");
+    assert_eq!(
+        games.iter().map(key).collect::<Vec<_>>(),
+        want.iter().map(key).collect::<Vec<_>>()
+    );
+
+    // Nothing left to play: the report comes from the file alone.
+    let (code, out, err) = bench(&["--resume"]);
+    assert_eq!(code, 0, "{err}");
+    let again: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(again["games_resumed"], 4);
+    assert_eq!(again["mean_score"], full["mean_score"]);
+
+    // Other options: refused, the file untouched.
+    let (code, _, err) = bench(&["--resume", "--level", "19"]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("other options") && err.contains("level: 18 in the file, 19 now"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), text);
+
+    // A damaged line in the middle: refused, naming the line and column.
+    let bad: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 3 {
+                format!("x{}\n", &l[l.find(',').unwrap()..])
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    std::fs::write(&csv, &bad).unwrap();
+    let (code, _, err) = bench(&["--resume"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("line 4: column game"), "{err}");
+}

@@ -1,0 +1,444 @@
+//! `bench --games-csv FILE`: one line per finished game with everything the report needs, so
+//! an interrupted run can be resumed (`--resume`) and its report covers every game.
+//!
+//! The file is
+//!
+//! ```text
+//! # nestris bench {"ai":"preset default","double_killscreen":true,...}
+//! game,score,capped_score,lines,...
+//! 0,1234560,999999,430,...
+//! ```
+//!
+//! The first line records the options that decide the games (a resumed run must have the
+//! same), the second names the columns, then one line per game in the order the games end.
+//! Each line is written with a single write, so a process killed mid-write leaves at most
+//! one incomplete last line (no newline); resuming drops it and plays that game again.
+//!
+//! Decision times are kept per game as a count, an exact sum and a fixed log-spaced
+//! histogram ([`DecisionTimes`]): the median and p99 over all decisions are read from the
+//! merged histogram, to within one bucket (6%).
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+
+/// Histogram buckets per factor of ten.
+pub const BUCKETS_PER_DECADE: u32 = 40;
+/// Bucket 0 holds times below 1 µs; bucket `b >= 1` holds times in
+/// `[1 µs · 10^((b-1)/40), 1 µs · 10^(b/40))`; the last bucket also holds everything above.
+pub const BUCKETS: usize = 1 + 9 * BUCKETS_PER_DECADE as usize;
+
+/// Decision times of one or more games, compactly: count, exact sum, log-spaced histogram.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecisionTimes {
+    /// Decisions.
+    pub count: u64,
+    /// Sum of their times in nanoseconds.
+    pub sum_ns: u64,
+    /// Decisions per bucket (see [`BUCKETS`]).
+    pub hist: Vec<u32>,
+}
+
+impl Default for DecisionTimes {
+    fn default() -> Self {
+        DecisionTimes {
+            count: 0,
+            sum_ns: 0,
+            hist: vec![0; BUCKETS],
+        }
+    }
+}
+
+/// The bucket of a time in nanoseconds.
+pub fn bucket(ns: u64) -> usize {
+    if ns < 1000 {
+        return 0;
+    }
+    let b = (BUCKETS_PER_DECADE as f64 * (ns as f64 / 1000.0).log10()).floor() as usize + 1;
+    b.min(BUCKETS - 1)
+}
+
+/// The lower and upper bound of bucket `b` in milliseconds.
+fn bounds_ms(b: usize) -> (f64, f64) {
+    let at = |k: usize| 1e-3 * 10f64.powf(k as f64 / BUCKETS_PER_DECADE as f64);
+    if b == 0 {
+        (0.0, 1e-3)
+    } else {
+        (at(b - 1), at(b))
+    }
+}
+
+impl DecisionTimes {
+    /// Adds one decision.
+    pub fn record(&mut self, d: Duration) {
+        let ns = u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
+        self.count += 1;
+        self.sum_ns = self.sum_ns.saturating_add(ns);
+        self.hist[bucket(ns)] += 1;
+    }
+
+    /// Adds another set of decisions.
+    pub fn merge(&mut self, other: &DecisionTimes) {
+        self.count += other.count;
+        self.sum_ns = self.sum_ns.saturating_add(other.sum_ns);
+        for (a, b) in self.hist.iter_mut().zip(&other.hist) {
+            *a += b;
+        }
+    }
+
+    /// Total time in seconds.
+    pub fn total_seconds(&self) -> f64 {
+        self.sum_ns as f64 / 1e9
+    }
+
+    /// The value of the `k`-th smallest decision (0-based), estimated within its bucket:
+    /// the bucket's decisions are taken as spread evenly (on a log scale) over it.
+    fn nth_ms(&self, k: u64) -> f64 {
+        let mut before = 0u64;
+        for (b, &c) in self.hist.iter().enumerate() {
+            let c = c as u64;
+            if c == 0 {
+                continue;
+            }
+            if k < before + c {
+                let (lo, hi) = bounds_ms(b);
+                let t = ((k - before) as f64 + 0.5) / c as f64;
+                return if b == 0 {
+                    hi * t
+                } else {
+                    lo * (hi / lo).powf(t)
+                };
+            }
+            before += c;
+        }
+        0.0
+    }
+
+    /// The `p`-th percentile in milliseconds (as [`crate::bench::percentile`] over the sorted
+    /// times, each time known to within its bucket).
+    pub fn percentile_ms(&self, p: f64) -> f64 {
+        if self.count == 0 {
+            return 0.0;
+        }
+        let rank = p / 100.0 * (self.count - 1) as f64;
+        let lo = rank.floor() as u64;
+        let hi = rank.ceil() as u64;
+        let (a, b) = (self.nth_ms(lo), self.nth_ms(hi));
+        a + (b - a) * (rank - lo as f64)
+    }
+
+    /// The three CSV fields: count, sum in nanoseconds, and the non-empty buckets as
+    /// `bucket:count` separated by spaces.
+    pub fn csv_fields(&self) -> String {
+        let hist: Vec<String> = self
+            .hist
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(b, c)| format!("{b}:{c}"))
+            .collect();
+        format!("{},{},{}", self.count, self.sum_ns, hist.join(" "))
+    }
+
+    /// Parses the three fields of [`DecisionTimes::csv_fields`].
+    pub fn parse(count: &str, sum_ns: &str, hist: &str) -> Result<DecisionTimes, String> {
+        let mut d = DecisionTimes {
+            count: parse_num(count, "decisions")?,
+            sum_ns: parse_num(sum_ns, "decision_ns")?,
+            ..DecisionTimes::default()
+        };
+        let mut total = 0u64;
+        for pair in hist.split_whitespace() {
+            let (b, c) = pair
+                .split_once(':')
+                .ok_or_else(|| format!("column decision_hist: {pair:?} is not bucket:count"))?;
+            let b: usize = parse_num(b, "decision_hist")?;
+            let c: u32 = parse_num(c, "decision_hist")?;
+            if b >= BUCKETS {
+                return Err(format!(
+                    "column decision_hist: bucket {b} is out of range 0..{BUCKETS}"
+                ));
+            }
+            d.hist[b] += c;
+            total += c as u64;
+        }
+        if total != d.count {
+            return Err(format!(
+                "column decision_hist: the buckets hold {total} decisions but column decisions says {}",
+                d.count
+            ));
+        }
+        Ok(d)
+    }
+}
+
+/// Parses one CSV field; the error names the column.
+pub fn parse_num<T: std::str::FromStr>(s: &str, column: &str) -> Result<T, String> {
+    s.trim()
+        .parse()
+        .map_err(|_| format!("column {column}: {s:?} is not a valid number"))
+}
+
+/// Parses a `true`/`false` CSV field.
+pub fn parse_bool(s: &str, column: &str) -> Result<bool, String> {
+    match s.trim() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("column {column}: {s:?} is neither true nor false")),
+    }
+}
+
+/// A finished game as one line of the CSV.
+pub trait CsvRow: Sized {
+    /// The column names (the file's second line).
+    const COLUMNS: &'static str;
+    /// The game's index.
+    fn index(&self) -> u64;
+    /// The game's score (for the running mean).
+    fn score(&self) -> f64;
+    /// The line (without newline), columns as in [`CsvRow::COLUMNS`].
+    fn to_line(&self) -> String;
+    /// Parses the fields of a line (as many as there are columns); the error names the column.
+    fn parse(fields: &[&str]) -> Result<Self, String>;
+}
+
+/// The first line's prefix (the options follow as one JSON object).
+pub const OPTIONS_PREFIX: &str = "# nestris bench ";
+
+/// The open `--games-csv` file, ready for the lines of the games still to play.
+#[derive(Debug)]
+pub struct GamesCsv {
+    path: PathBuf,
+    file: File,
+}
+
+/// A resumed file: the games found in it and the file, open for the remaining games.
+#[derive(Debug)]
+pub struct Resumed<T> {
+    /// The games read, in file order.
+    pub games: Vec<T>,
+    /// The file, cut after its last complete line.
+    pub csv: GamesCsv,
+    /// Whether an incomplete last line was dropped.
+    pub dropped_partial: bool,
+}
+
+impl GamesCsv {
+    /// Creates (or overwrites) `path` with the two header lines.
+    pub fn create<T: CsvRow>(path: &Path, options: &serde_json::Value) -> anyhow::Result<GamesCsv> {
+        let mut file =
+            File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+        let header = format!("{OPTIONS_PREFIX}{options}\n{}\n", T::COLUMNS);
+        file.write_all(header.as_bytes())
+            .and_then(|_| file.flush())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(GamesCsv {
+            path: path.to_path_buf(),
+            file,
+        })
+    }
+
+    /// Opens `path` to resume an interrupted run with `options`: checks that the file is a
+    /// `--games-csv` file written with the same options, reads its games, drops an incomplete
+    /// last line, and leaves the file open for appending. A missing file (or one cut inside
+    /// its header) starts over.
+    pub fn resume<T: CsvRow>(
+        path: &Path,
+        options: &serde_json::Value,
+    ) -> anyhow::Result<Resumed<T>> {
+        let name = path.display();
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Resumed {
+                    games: Vec::new(),
+                    csv: GamesCsv::create::<T>(path, options)?,
+                    dropped_partial: false,
+                })
+            }
+            Err(e) => return Err(e).with_context(|| format!("cannot read {name}")),
+        };
+        // Complete lines end with a newline; anything after the last one is a line cut short.
+        let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let text = std::str::from_utf8(&bytes[..complete]).map_err(|e| {
+            anyhow::anyhow!(
+                "--resume: {name} is not a nestris bench CSV (not UTF-8 text at byte {})",
+                e.valid_up_to()
+            )
+        })?;
+        let lines: Vec<&str> = text.lines().collect();
+        if lines.len() < 2 {
+            // Cut inside the header (or empty): nothing was recorded yet.
+            let head = String::from_utf8_lossy(&bytes);
+            if !head.is_empty() && !head.starts_with(OPTIONS_PREFIX.trim_end()) {
+                bail!("--resume: {name} is not a nestris bench CSV (its first line does not start with {:?})", OPTIONS_PREFIX.trim_end());
+            }
+            return Ok(Resumed {
+                games: Vec::new(),
+                csv: GamesCsv::create::<T>(path, options)?,
+                dropped_partial: !bytes.is_empty(),
+            });
+        }
+        let Some(json) = lines[0].strip_prefix(OPTIONS_PREFIX) else {
+            bail!(
+                "--resume: {name} is not a nestris bench CSV (line 1 does not start with {:?})",
+                OPTIONS_PREFIX.trim_end()
+            );
+        };
+        let recorded: serde_json::Value = serde_json::from_str(json)
+            .with_context(|| format!("--resume: {name} line 1: the options are not valid JSON"))?;
+        check_options(&recorded, options)
+            .with_context(|| format!("--resume: {name} was written by a run with other options"))?;
+        if lines[1] != T::COLUMNS {
+            bail!(
+                "--resume: {name} line 2: the columns are {:?}, this version writes {:?}",
+                lines[1],
+                T::COLUMNS
+            );
+        }
+        let columns = T::COLUMNS.split(',').count();
+        let mut games = Vec::new();
+        let mut seen: HashMap<u64, usize> = HashMap::new();
+        for (i, line) in lines.iter().enumerate().skip(2) {
+            let n = i + 1;
+            let fields: Vec<&str> = line.split(',').collect();
+            if fields.len() != columns {
+                bail!(
+                    "--resume: {name} line {n}: {} fields, expected {columns} ({})",
+                    fields.len(),
+                    T::COLUMNS
+                );
+            }
+            let row =
+                T::parse(&fields).map_err(|e| anyhow::anyhow!("--resume: {name} line {n}: {e}"))?;
+            if let Some(first) = seen.insert(row.index(), n) {
+                bail!(
+                    "--resume: {name} line {n}: game {} is already on line {first}",
+                    row.index()
+                );
+            }
+            games.push(row);
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .with_context(|| format!("cannot open {name} to resume"))?;
+        let dropped_partial = complete < bytes.len();
+        if dropped_partial {
+            file.set_len(complete as u64)
+                .with_context(|| format!("cannot cut the incomplete last line of {name}"))?;
+        }
+        use std::io::Seek;
+        file.seek(std::io::SeekFrom::End(0))
+            .with_context(|| format!("cannot append to {name}"))?;
+        Ok(Resumed {
+            games,
+            csv: GamesCsv {
+                path: path.to_path_buf(),
+                file,
+            },
+            dropped_partial,
+        })
+    }
+
+    /// Appends one game's line (in one write, flushed).
+    pub fn append(&mut self, line: &str) -> anyhow::Result<()> {
+        let mut buf = String::with_capacity(line.len() + 1);
+        buf.push_str(line);
+        buf.push('\n');
+        self.file
+            .write_all(buf.as_bytes())
+            .and_then(|_| self.file.flush())
+            .with_context(|| format!("cannot write {}", self.path.display()))
+    }
+}
+
+/// Compares the options recorded in a file with the current ones; the error lists every
+/// option that differs.
+fn check_options(recorded: &serde_json::Value, now: &serde_json::Value) -> anyhow::Result<()> {
+    let (Some(rec), Some(cur)) = (recorded.as_object(), now.as_object()) else {
+        bail!("the options line is not a JSON object");
+    };
+    let mut keys: Vec<&String> = rec.keys().chain(cur.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    let mut diffs = Vec::new();
+    let show = |v: Option<&serde_json::Value>| v.map_or("(absent)".to_string(), |v| v.to_string());
+    for k in keys {
+        let (a, b) = (rec.get(k), cur.get(k));
+        if a != b {
+            diffs.push(format!("{k}: {} in the file, {} now", show(a), show(b)));
+        }
+    }
+    if !diffs.is_empty() {
+        bail!(
+            "{}; resume with the same options, or leave out --resume to start over",
+            diffs.join("; ")
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_are_log_spaced() {
+        assert_eq!(bucket(0), 0);
+        assert_eq!(bucket(999), 0);
+        assert_eq!(bucket(1000), 1);
+        assert_eq!(bucket(10_000), 1 + BUCKETS_PER_DECADE as usize);
+        assert_eq!(bucket(u64::MAX), BUCKETS - 1);
+        for ns in [1_500u64, 250_000, 1_430_000, 3_370_000, 95_000_000] {
+            let (lo, hi) = bounds_ms(bucket(ns));
+            let ms = ns as f64 / 1e6;
+            assert!(
+                lo <= ms * 1.000001 && ms < hi * 1.000001,
+                "{ns}: {lo}..{hi}"
+            );
+            assert!(hi / lo < 1.06);
+        }
+    }
+
+    #[test]
+    fn percentiles_within_a_bucket() {
+        let mut d = DecisionTimes::default();
+        let mut exact = Vec::new();
+        for i in 0..1000u64 {
+            let ns = 200_000 + (i * i * 37) % 5_000_000;
+            d.record(Duration::from_nanos(ns));
+            exact.push(ns as f64 / 1e6);
+        }
+        exact.sort_by(f64::total_cmp);
+        for p in [1.0, 50.0, 99.0] {
+            let want = crate::bench::percentile(&exact, p);
+            let got = d.percentile_ms(p);
+            assert!((got / want - 1.0).abs() < 0.06, "p{p}: {got} vs {want}");
+        }
+        let back = {
+            let f = d.csv_fields();
+            let v: Vec<&str> = f.split(',').collect();
+            DecisionTimes::parse(v[0], v[1], v[2]).unwrap()
+        };
+        assert_eq!(back, d);
+        let mut two = d.clone();
+        two.merge(&d);
+        assert_eq!(two.count, 2000);
+        assert!((two.percentile_ms(50.0) / d.percentile_ms(50.0) - 1.0).abs() < 0.06);
+    }
+
+    #[test]
+    fn bad_histograms_name_the_column() {
+        let e = DecisionTimes::parse("2", "10", "5:1").unwrap_err();
+        assert!(e.contains("decision_hist") && e.contains("hold 1"), "{e}");
+        let e = DecisionTimes::parse("1", "10", "999:1").unwrap_err();
+        assert!(e.contains("out of range"), "{e}");
+        let e = DecisionTimes::parse("x", "10", "").unwrap_err();
+        assert!(e.contains("column decisions"), "{e}");
+    }
+}
