@@ -275,7 +275,7 @@ impl GamesCsv {
             // Cut inside the header (or empty): nothing was recorded yet.
             let head = String::from_utf8_lossy(&bytes);
             if !head.is_empty() && !head.starts_with(OPTIONS_PREFIX.trim_end()) {
-                bail!("--resume: {name} is not a nestris bench CSV (its first line does not start with {:?})", OPTIONS_PREFIX.trim_end());
+                bail!("--resume: {name} is not a --games-csv file of this version (its first line does not start with {:?})", OPTIONS_PREFIX.trim_end());
             }
             return Ok(Resumed {
                 games: Vec::new(),
@@ -285,7 +285,7 @@ impl GamesCsv {
         }
         let Some(json) = lines[0].strip_prefix(OPTIONS_PREFIX) else {
             bail!(
-                "--resume: {name} is not a nestris bench CSV (line 1 does not start with {:?})",
+                "--resume: {name} is not a --games-csv file of this version (line 1 does not start with {:?})",
                 OPTIONS_PREFIX.trim_end()
             );
         };
