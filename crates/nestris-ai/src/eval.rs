@@ -104,6 +104,16 @@ pub struct Weights {
     pub danger_height: f64,
     /// Weights used from level 29 on (the killscreen: one row a frame), if different.
     pub killscreen: Option<Box<Weights>>,
+    /// Weights used in B-type games (clear 25 lines over garbage: survival, not points), if
+    /// different.
+    pub b_type: Option<Box<Weights>>,
+    /// Weights used under the double killscreen (a departure: two rows a frame from level 39)
+    /// from level [`Weights::from_level`] of that table on, if different. They start from the
+    /// killscreen weights.
+    pub double_killscreen: Option<Box<Weights>>,
+    /// For an override table: the level from which it is used (29 for `[killscreen]`, 39 by
+    /// default for `[double_killscreen]`, where an earlier level prepares the stack for it).
+    pub from_level: u8,
 }
 
 /// A weights file or preset name that cannot be used.
@@ -151,6 +161,9 @@ impl Weights {
             w: [0.0; FEATURES.len()],
             danger_height: 12.0,
             killscreen: None,
+            b_type: None,
+            double_killscreen: None,
+            from_level: 0,
         }
     }
 
@@ -188,6 +201,10 @@ impl Weights {
     /// Reads weights from TOML: `name`, `danger_height` and `[weights]` with `feature = value`
     /// pairs (keys from [`FEATURES`]; features not named are zero), and optionally
     /// `[killscreen]`: overrides used from level 29 on (`danger_height` may be overridden
+    /// there too), optionally `[b_type]`: overrides used in B-type games (starting from
+    /// `[weights]`), and `[double_killscreen]`: overrides used when the game has the double
+    /// killscreen on, from level `from_level` (default 39) of that table (starting from the
+    /// killscreen weights).
     /// there too). A file without a `[weights]` table may give the pairs at the top level.
     pub fn from_toml(text: &str) -> Result<Weights, WeightsError> {
         let value: toml::Table = text
@@ -208,7 +225,7 @@ impl Weights {
         for (k, v) in &value {
             match k.as_str() {
                 "name" => {}
-                "weights" | "killscreen" => {
+                "weights" | "killscreen" | "b_type" | "double_killscreen" => {
                     if !v.is_table() {
                         return Err(WeightsError::NotANumber {
                             name: k.clone(),
@@ -220,7 +237,7 @@ impl Weights {
                 _ => {
                     return Err(WeightsError::UnknownFeature {
                         name: k.clone(),
-                        valid: "name, danger_height, [weights], [killscreen]".into(),
+                        valid: "name, danger_height, [weights], [killscreen], [b_type], [double_killscreen]".into(),
                     })
                 }
             }
@@ -233,10 +250,43 @@ impl Weights {
         if let Some(toml::Value::Table(t)) = value.get("killscreen") {
             let mut ks = w.clone();
             ks.name = format!("{name} (killscreen)");
+            ks.from_level = 29;
             for (k, v) in t {
                 ks.set_pair(k, v)?;
             }
             w.killscreen = Some(Box::new(ks));
+        }
+        if let Some(toml::Value::Table(t)) = value.get("double_killscreen") {
+            let mut d = w.at_level(29).clone();
+            d.killscreen = None;
+            d.name = format!("{name} (double killscreen)");
+            d.from_level = nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL;
+            for (k, v) in t {
+                if k == "from_level" {
+                    d.from_level = match v {
+                        toml::Value::Integer(i) if (19..=255).contains(i) => *i as u8,
+                        other => {
+                            return Err(WeightsError::NotANumber {
+                                name: "double_killscreen.from_level".into(),
+                                found: format!("{other} (expected a level 19..=255)"),
+                            })
+                        }
+                    };
+                } else {
+                    d.set_pair(k, v)?;
+                }
+            }
+            w.double_killscreen = Some(Box::new(d));
+        }
+        if let Some(toml::Value::Table(t)) = value.get("b_type") {
+            let mut b = w.clone();
+            b.killscreen = None;
+            b.double_killscreen = None;
+            b.name = format!("{name} (B-type)");
+            for (k, v) in t {
+                b.set_pair(k, v)?;
+            }
+            w.b_type = Some(Box::new(b));
         }
         Ok(w)
     }
@@ -267,12 +317,26 @@ impl Weights {
         Ok(())
     }
 
-    /// The weights in force at `level`.
+    /// The weights in force at `level` (A-type).
     pub fn at_level(&self, level: u8) -> &Weights {
         match &self.killscreen {
             Some(k) if level >= 29 => k,
             _ => self,
         }
+    }
+
+    /// The weights in force at `level` of an A-type game, with the double killscreen (a
+    /// departure) on or off.
+    pub fn at(&self, level: u8, double_killscreen: bool) -> &Weights {
+        match &self.double_killscreen {
+            Some(d) if double_killscreen && level >= d.from_level => d,
+            _ => self.at_level(level),
+        }
+    }
+
+    /// The weights in force in a B-type game.
+    pub fn for_b_type(&self) -> &Weights {
+        self.b_type.as_deref().unwrap_or(self)
     }
 
     /// Writes the weights as TOML, readable by [`Weights::from_toml`].
@@ -293,6 +357,32 @@ impl Weights {
             }
             for (i, v) in k.w.iter().enumerate() {
                 if *v != self.w[i] {
+                    out.push_str(&format!("{} = {:?}\n", FEATURES[i].0, v));
+                }
+            }
+        }
+        if let Some(b) = &self.b_type {
+            out.push_str("\n[b_type]\n");
+            if b.danger_height != self.danger_height {
+                out.push_str(&format!("danger_height = {:?}\n", b.danger_height));
+            }
+            for (i, v) in b.w.iter().enumerate() {
+                if *v != self.w[i] {
+                    out.push_str(&format!("{} = {:?}\n", FEATURES[i].0, v));
+                }
+            }
+        }
+        if let Some(d) = &self.double_killscreen {
+            let base = self.at_level(29);
+            out.push_str(&format!(
+                "\n[double_killscreen]\nfrom_level = {}\n",
+                d.from_level
+            ));
+            if d.danger_height != base.danger_height {
+                out.push_str(&format!("danger_height = {:?}\n", d.danger_height));
+            }
+            for (i, v) in d.w.iter().enumerate() {
+                if *v != base.w[i] {
                     out.push_str(&format!("{} = {:?}\n", FEATURES[i].0, v));
                 }
             }
@@ -586,6 +676,33 @@ mod tests {
         assert!(d.killscreen.is_some());
         let m = Weights::from_toml(MEATFIGHTER_TOML).unwrap();
         assert_eq!(m.w, Weights::meatfighter_2014().w);
+    }
+
+    #[test]
+    fn phase_tables_apply_where_they_should() {
+        let w = Weights::from_toml(
+            "danger_height = 10\n[weights]\nholes = 60\nburns = 40\n\
+             [killscreen]\nburns = 20\n\
+             [double_killscreen]\nfrom_level = 37\nholes = 90\n\
+             [b_type]\nburns = -5\n",
+        )
+        .unwrap();
+        assert_eq!(w.at(18, true).get("burns"), 40.0);
+        assert_eq!(w.at(29, true).get("burns"), 20.0);
+        assert_eq!(w.at(36, true).get("holes"), 60.0);
+        // The double-killscreen table starts from the killscreen weights, from its own level,
+        // and only when the game has the double killscreen on.
+        assert_eq!(w.at(37, true).get("holes"), 90.0);
+        assert_eq!(w.at(37, true).get("burns"), 20.0);
+        assert_eq!(w.at(45, false).get("holes"), 60.0);
+        assert_eq!(w.for_b_type().get("burns"), -5.0);
+        assert_eq!(w.for_b_type().get("holes"), 60.0);
+        let back = Weights::from_toml(&w.to_toml()).unwrap();
+        assert_eq!(back.at(37, true).w, w.at(37, true).w);
+        assert_eq!(back.at(37, true).from_level, 37);
+        assert_eq!(back.for_b_type().w, w.for_b_type().w);
+        assert!(Weights::from_toml("[double_killscreen]\nfrom_level = 3").is_err());
+        assert!(Weights::from_toml("[double_killscreen]\nfrom_level = \"x\"").is_err());
     }
 
     #[test]

@@ -62,6 +62,14 @@ pub struct AiConfig {
     /// Third ply: how many placements of the known next piece (best first) each of those locks
     /// is followed by, before the expectation over the seven pieces after it.
     pub deep_next: usize,
+    /// Third ply when a piece must lock before the next one is seen (the reaction time is
+    /// longer than the fall: from level 39 under the double killscreen): how many of the
+    /// current piece's locks (best first by the expected two-piece value) are valued by the
+    /// expectation over the next piece of its best `blind_next` placements, each followed by
+    /// the expectation over the piece after. 0 = two plies only.
+    pub blind_locks: usize,
+    /// Placements of each possible next piece in that blind third ply.
+    pub blind_next: usize,
 }
 
 impl Default for AiConfig {
@@ -73,6 +81,8 @@ impl Default for AiConfig {
             beam: 24,
             deep_locks: 6,
             deep_next: 4,
+            blind_locks: 3,
+            blind_next: 2,
         }
     }
 }
@@ -134,9 +144,11 @@ fn after_clear(lines: u16, level: u8, cleared: u32, b_type: bool) -> (u16, u8) {
 /// The AI player.
 pub struct Ai {
     cfg: AiConfig,
-    /// Evaluators before level 29 and from level 29 on.
-    evals: [Evaluator; 2],
-    eval_ks: bool,
+    /// Evaluators before level 29, from level 29 on, for B-type games, and under the double
+    /// killscreen (from its table's level).
+    evals: [Evaluator; 4],
+    /// Which of `evals` is in force (0 to 3).
+    eval_ks: usize,
     piece_id: Option<u8>,
     spawn_fc: u16,
     root_fc: u16,
@@ -192,8 +204,10 @@ impl Ai {
             evals: [
                 Evaluator::new(cfg.weights.clone()).with_input(cfg.input.clone()),
                 Evaluator::new(cfg.weights.at_level(29).clone()).with_input(cfg.input.clone()),
+                Evaluator::new(cfg.weights.for_b_type().clone()).with_input(cfg.input.clone()),
+                Evaluator::new(cfg.weights.at(255, true).clone()).with_input(cfg.input.clone()),
             ],
-            eval_ks: false,
+            eval_ks: 0,
             cfg,
             piece_id: None,
             spawn_fc: 0,
@@ -281,7 +295,7 @@ impl Ai {
     }
 
     fn eval(&self) -> &Evaluator {
-        &self.evals[self.eval_ks as usize]
+        &self.evals[self.eval_ks]
     }
 
     fn timing(game: &Game) -> Timing {
@@ -326,9 +340,22 @@ impl Ai {
             return;
         }
         let level = game.level;
-        self.eval_ks = level >= 29;
         self.double_killscreen = game.double_killscreen();
         self.b_type = game.game_type == nestris_engine::GameType::B;
+        self.eval_ks = if self.b_type {
+            2
+        } else if self.double_killscreen
+            && self
+                .cfg
+                .weights
+                .double_killscreen
+                .as_ref()
+                .is_some_and(|d| level >= d.from_level)
+        {
+            3
+        } else {
+            usize::from(level >= 29)
+        };
         // One-piece costs, to keep the best `beam` locks for the two-piece look.
         let mut first: Vec<(f64, usize)> = Vec::with_capacity(search.locks.len());
         let mut after: Vec<After> = Vec::with_capacity(search.locks.len());
@@ -380,9 +407,7 @@ impl Ai {
             let (li, cost) = if let Some(n) = known_next {
                 self.choose_known(0..search.locks.len(), &v2, &after, n)
             } else {
-                let p = next_piece_probabilities(current.kind());
-                let li = argmin((0..search.locks.len()).map(|i| expected(&v2[i], &p)));
-                (li, expected(&v2[li], &p))
+                self.choose_blind(0..search.locks.len(), &v2, &after, current.kind())
             };
             self.plan = search.plan_eager(li);
             self.finish(&search, li, cost, started);
@@ -527,7 +552,48 @@ impl Ai {
             if c2 >= TOP_OUT {
                 break;
             }
-            let v = self.third_ply(&after[li], next, &p3);
+            let v = self.third_ply(&after[li], next, &p3, self.cfg.deep_next);
+            if v < best.0 {
+                best = (v, li);
+            }
+        }
+        (best.1, best.0)
+    }
+
+    /// With the next piece unknown until after the lock: the best of `candidates` by the
+    /// expectation over the next piece (the picker's conditional probabilities after
+    /// `current`). The two-piece values rank them; the best `blind_locks` are then valued with
+    /// a third ply (see [`AiConfig::blind_locks`]).
+    fn choose_blind(
+        &mut self,
+        candidates: impl Iterator<Item = usize>,
+        v2: &[[f64; 7]],
+        after: &[After],
+        current: PieceKind,
+    ) -> (usize, f64) {
+        let p = next_piece_probabilities(current);
+        let mut ranked: Vec<(f64, usize)> =
+            candidates.map(|li| (expected(&v2[li], &p), li)).collect();
+        ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let Some(&(c0, l0)) = ranked.first() else {
+            return (0, TOP_OUT);
+        };
+        if self.cfg.blind_locks == 0 || self.cfg.blind_next == 0 || c0 >= TOP_OUT {
+            return (l0, c0);
+        }
+        let mut best = (f64::INFINITY, l0);
+        for &(c2, li) in ranked.iter().take(self.cfg.blind_locks) {
+            if c2 >= TOP_OUT {
+                break;
+            }
+            let mut v = 0.0;
+            for n in PieceKind::ALL {
+                let pn = p[n as usize];
+                if pn > 0.0 {
+                    let p3 = next_piece_probabilities(n);
+                    v += pn * self.third_ply(&after[li], n, &p3, self.cfg.blind_next);
+                }
+            }
             if v < best.0 {
                 best = (v, li);
             }
@@ -536,8 +602,8 @@ impl Ai {
     }
 
     /// The value of `a` (after the current piece) with `next` known: the best over `next`'s
-    /// best `deep_next` placements of the expected best follow-up of the piece after.
-    fn third_ply(&mut self, a: &After, next: PieceKind, p3: &[f64; 7]) -> f64 {
+    /// best `width` placements of the expected best follow-up of the piece after.
+    fn third_ply(&mut self, a: &After, next: PieceKind, p3: &[f64; 7], width: usize) -> f64 {
         let mut out = self.scratch.pop().unwrap_or_default();
         quick_placements(
             &a.board,
@@ -552,7 +618,7 @@ impl Ai {
             let lines = b.lock(o, x, y);
             let mut m2 = a.m;
             m2.add(1, lines, lock_height(o, y), a.level);
-            let c = self.evals[self.eval_ks as usize].cost(&b, &m2);
+            let c = self.evals[self.eval_ks].cost(&b, &m2);
             let (lines2, level2) = after_clear(a.lines, a.level, lines, self.b_type);
             seconds.push((
                 c,
@@ -567,7 +633,7 @@ impl Ai {
         self.scratch.push(out);
         seconds.sort_by(|x, y| x.0.total_cmp(&y.0));
         let mut best = TOP_OUT * 2.0;
-        for (_, s) in seconds.iter().take(self.cfg.deep_next) {
+        for (_, s) in seconds.iter().take(width) {
             let mut v = 0.0;
             for k in PieceKind::ALL {
                 let pk = p3[k as usize];
@@ -598,7 +664,7 @@ impl Ai {
             let lines = b.lock(o, x, y);
             let mut m2 = a.m;
             m2.add(slot, lines, lock_height(o, y), a.level);
-            let c = self.evals[self.eval_ks as usize].cost(&b, &m2);
+            let c = self.evals[self.eval_ks].cost(&b, &m2);
             if c < best {
                 best = c;
             }
@@ -612,15 +678,6 @@ fn expected(v: &[f64; 7], p: &[f64; 7]) -> f64 {
     v.iter().zip(p).map(|(a, b)| a * b).sum()
 }
 
-fn argmin(it: impl Iterator<Item = f64>) -> usize {
-    let mut best = (f64::INFINITY, 0usize);
-    for (i, v) in it.enumerate() {
-        if v < best.0 {
-            best = (v, i);
-        }
-    }
-    best.1
-}
 
 /// Positions after each frame of `plan` from the game's current state, by the search's own
 /// transition rules (no lock handling: stops at the first failed drop).

@@ -164,3 +164,29 @@ fn plays_from_a_snapshot_past_level_29() {
     }
     assert!(pieces >= 20, "only {pieces} pieces at level 35");
 }
+
+/// Under the double killscreen (a departure: two rows a frame from level 39) every piece goes
+/// where the AI planned it: its plan is made once per piece (no replanning after a position it
+/// did not expect), and it clears lines.
+#[test]
+fn plans_hold_under_the_double_killscreen() {
+    let mut g = Game::start(StartConfig::from_seed(3, 39, GameType::A, 0));
+    g.set_double_killscreen(true);
+    let mut ai = Ai::new(AiConfig::default());
+    let mut pieces = 0u64;
+    let mut last = None;
+    for _ in 0..20_000 {
+        if g.piece_active() && last != Some(g.spawn_count) {
+            last = Some(g.spawn_count);
+            pieces += 1;
+        }
+        let i = ai.next_input(&g);
+        g.step(i);
+        if g.game_over() {
+            break;
+        }
+    }
+    assert!(g.lines_value() >= 5, "{} lines", g.lines_value());
+    // One decision per piece: a replan would add one.
+    assert_eq!(ai.decision_count(), pieces);
+}

@@ -109,6 +109,14 @@ pub struct AiOptions {
     /// expectation over the piece after it.
     #[arg(long, default_value_t = AiConfig::default().deep_next)]
     pub deep_next: usize,
+    /// Third ply when a piece locks before the next one is seen (level 39 on under the double
+    /// killscreen): how many of the current piece's best locks are valued by the expectation
+    /// over the next piece and the one after (0 = two plies).
+    #[arg(long, default_value_t = AiConfig::default().blind_locks)]
+    pub blind_locks: usize,
+    /// That blind third ply: placements of each possible next piece followed.
+    #[arg(long, default_value_t = AiConfig::default().blind_next)]
+    pub blind_next: usize,
 }
 
 impl AiOptions {
@@ -121,18 +129,23 @@ impl AiOptions {
                 self.reaction
             );
         }
-        if self.deep_locks > 64 || self.deep_next > 64 {
-            bail!(
-                "--deep-locks {} / --deep-next {}: each must be 0..=64",
-                self.deep_locks,
-                self.deep_next
-            );
+        for (name, v) in [
+            ("--deep-locks", self.deep_locks),
+            ("--deep-next", self.deep_next),
+            ("--blind-locks", self.blind_locks),
+            ("--blind-next", self.blind_next),
+        ] {
+            if v > 64 {
+                bail!("{name} {v} is out of range (0..=64)");
+            }
         }
         let mut cfg = AiConfig {
             input,
             reaction: self.reaction,
             deep_locks: self.deep_locks,
             deep_next: self.deep_next,
+            blind_locks: self.blind_locks,
+            blind_next: self.blind_next,
             ..AiConfig::default()
         };
         if let Some(path) = &self.weights {
