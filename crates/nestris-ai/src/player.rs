@@ -106,6 +106,12 @@ pub fn next_piece_probabilities(current: PieceKind) -> [f64; 7] {
 
 const TOP_OUT: f64 = 1.0e9;
 
+/// The commitment before the preview is valued with the blind third ply when the piece's
+/// search (to its last lock) is shorter than the reaction time plus this many frames: then
+/// little is left to choose once the preview is seen (level 29 on at 30 Hz: a piece falls in
+/// about 20 frames, against about 40 at levels 19-28).
+const BLIND_COMMIT_MARGIN: usize = 10;
+
 struct Pending {
     search: Search,
     commit_t: usize,
@@ -407,7 +413,7 @@ impl Ai {
             let (li, cost) = if let Some(n) = known_next {
                 self.choose_known(0..search.locks.len(), &v2, &after, n)
             } else {
-                self.choose_blind(0..search.locks.len(), &v2, &after, current.kind())
+                self.choose_blind(&v2, &after, current.kind())
             };
             self.plan = search.plan_eager(li);
             self.finish(&search, li, cost, started);
@@ -416,10 +422,19 @@ impl Ai {
         // Commit to a state at frame `wait`, or to a lock before it.
         let p = next_piece_probabilities(current.kind());
         let reach = search.reach_sets_from(wait);
+        // When the piece is nearly down by the time the preview is seen (from level 29), the
+        // commitment is in effect the choice of the lock: value the best `blind_locks` locks
+        // with the blind third ply and commit among them.
+        let vc: Vec<[f64; 7]> =
+            if self.cfg.blind_locks > 0 && search.layers.len() < wait + BLIND_COMMIT_MARGIN {
+                self.blind_values(&v2, &after, current.kind())
+            } else {
+                v2.clone()
+            };
         let mut best: (f64, Option<usize>, Option<usize>) = (f64::INFINITY, None, None);
         for (li, l) in search.locks.iter().enumerate() {
             if (l.frame as usize) <= wait {
-                let v = expected(&v2[li], &p);
+                let v = expected(&vc[li], &p);
                 if v < best.0 {
                     best = (v, None, Some(li));
                 }
@@ -433,7 +448,7 @@ impl Ai {
                     let mut b = bits;
                     while b != 0 {
                         let li = w * 64 + b.trailing_zeros() as usize;
-                        m = m.min(v2[li][n]);
+                        m = m.min(vc[li][n]);
                         b &= b - 1;
                     }
                 }
@@ -560,45 +575,58 @@ impl Ai {
         (best.1, best.0)
     }
 
-    /// With the next piece unknown until after the lock: the best of `candidates` by the
-    /// expectation over the next piece (the picker's conditional probabilities after
-    /// `current`). The two-piece values rank them; the best `blind_locks` are then valued with
-    /// a third ply (see [`AiConfig::blind_locks`]).
+    /// With the next piece unknown until after the lock: the lock with the best expectation
+    /// over the next piece (the picker's conditional probabilities after `current`), by the
+    /// blind third ply for the best `blind_locks` locks (see [`AiConfig::blind_locks`]), or by
+    /// the two-piece values when that is off.
     fn choose_blind(
         &mut self,
-        candidates: impl Iterator<Item = usize>,
         v2: &[[f64; 7]],
         after: &[After],
         current: PieceKind,
     ) -> (usize, f64) {
         let p = next_piece_probabilities(current);
-        let mut ranked: Vec<(f64, usize)> =
-            candidates.map(|li| (expected(&v2[li], &p), li)).collect();
-        ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let Some(&(c0, l0)) = ranked.first() else {
-            return (0, TOP_OUT);
+        let values = if self.cfg.blind_locks > 0 && self.cfg.blind_next > 0 {
+            self.blind_values(v2, after, current)
+        } else {
+            v2.to_vec()
         };
-        if self.cfg.blind_locks == 0 || self.cfg.blind_next == 0 || c0 >= TOP_OUT {
-            return (l0, c0);
+        let mut best = (f64::INFINITY, 0);
+        for (li, v) in values.iter().enumerate() {
+            let e = expected(v, &p);
+            if e < best.0 {
+                best = (e, li);
+            }
         }
-        let mut best = (f64::INFINITY, l0);
+        (best.1, best.0)
+    }
+
+    /// Values per lock and next piece for the commitment: the blind third ply (the best
+    /// `blind_next` placements of each next piece, each followed by the expectation over the
+    /// piece after) for the best `blind_locks` locks by the expected two-piece value; the
+    /// other locks are left out (`TOP_OUT`).
+    fn blind_values(
+        &mut self,
+        v2: &[[f64; 7]],
+        after: &[After],
+        current: PieceKind,
+    ) -> Vec<[f64; 7]> {
+        let p = next_piece_probabilities(current);
+        let mut ranked: Vec<(f64, usize)> = (0..v2.len())
+            .map(|li| (expected(&v2[li], &p), li))
+            .collect();
+        ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let mut out = vec![[TOP_OUT * 2.0; 7]; v2.len()];
         for &(c2, li) in ranked.iter().take(self.cfg.blind_locks) {
             if c2 >= TOP_OUT {
                 break;
             }
-            let mut v = 0.0;
             for n in PieceKind::ALL {
-                let pn = p[n as usize];
-                if pn > 0.0 {
-                    let p3 = next_piece_probabilities(n);
-                    v += pn * self.third_ply(&after[li], n, &p3, self.cfg.blind_next);
-                }
-            }
-            if v < best.0 {
-                best = (v, li);
+                let p3 = next_piece_probabilities(n);
+                out[li][n as usize] = self.third_ply(&after[li], n, &p3, self.cfg.blind_next);
             }
         }
-        (best.1, best.0)
+        out
     }
 
     /// The value of `a` (after the current piece) with `next` known: the best over `next`'s
