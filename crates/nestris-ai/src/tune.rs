@@ -159,6 +159,7 @@ pub struct Cem {
     /// Current generation.
     pub generation: u32,
     /// Candidates of the current generation measured so far.
+    #[serde(default)]
     pub measured: Vec<Measured>,
     /// Finished generations.
     pub history: Vec<GenerationSummary>,
