@@ -306,6 +306,13 @@ pub fn report(results: &[GameResult], args: &BenchArgs, wall: Duration) -> serde
         "deep_next": args.ai.deep_next,
         "mean_score": mean.round(),
         "std_score": var.sqrt().round(),
+        // Standard error of the mean (sample standard deviation / sqrt(n)).
+        "sem_score": if results.len() > 1 {
+            (var * n / (n - 1.0)).sqrt() / n.sqrt()
+        } else {
+            0.0
+        }
+        .round(),
         "score_percentiles": pct,
         "mean_lines": lines.iter().sum::<f64>() / n,
         "median_lines": percentile(&lines, 50.0),
@@ -406,8 +413,9 @@ pub fn print_wall(v: &serde_json::Value) {
 pub fn print_score_lines(v: &serde_json::Value, note: &str) {
     let f = |k: &str| v[k].as_f64().unwrap_or(0.0);
     println!(
-        "mean score         {:.0}  (std {:.0}{note})",
+        "mean score         {:.0} ± {:.0} (standard error; std {:.0}{note})",
         f("mean_score"),
+        f("sem_score"),
         f("std_score")
     );
     let p = &v["score_percentiles"];

@@ -368,3 +368,69 @@ fn bench_resumes_an_interrupted_run() {
     assert_ne!(code, 0);
     assert!(err.contains("line 4: column game"), "{err}");
 }
+
+/// `tune`: a run is resumed from its state file; bad settings and damaged or foreign state
+/// files are refused with the reason and a non-zero exit.
+#[test]
+fn tune_resumes_and_refuses_bad_input() {
+    let dir = scratch("tune");
+    let state = dir.join("state.toml");
+    let out = dir.join("tuned.toml");
+    let base = [
+        "tune", "--games", "1", "--population", "3", "--elite", "1", "--level", "29",
+        "--line-cap", "4", "--params", "holes,killscreen.burns",
+    ];
+    let with = |extra: &[&str]| -> Vec<String> {
+        base.iter()
+            .chain(extra)
+            .map(|s| s.to_string())
+            .chain([
+                "--state".into(),
+                state.display().to_string(),
+                "--out".into(),
+                out.display().to_string(),
+            ])
+            .collect()
+    };
+    let run = |args: &[String]| {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        nestris(&a)
+    };
+    // One generation, then a second run resumes it and adds one more.
+    let (code, _, err) = run(&with(&["--generations", "1"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("generation   0 done"), "{err}");
+    let first = std::fs::read_to_string(&state).unwrap();
+    assert!(first.contains("generation = 1"), "{first}");
+    let (code, _, err) = run(&with(&["--generations", "2"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("resuming") && err.contains("generation   1 done"), "{err}");
+    assert!(std::fs::read_to_string(&out).unwrap().contains("[weights]"));
+    // Other options than the state file's: refused, the file untouched.
+    let before = std::fs::read_to_string(&state).unwrap();
+    let (code, _, err) = run(&with(&["--generations", "3", "--seed", "9"]));
+    assert_ne!(code, 0);
+    assert!(err.contains("other options"), "{err}");
+    assert_eq!(std::fs::read_to_string(&state).unwrap(), before);
+    // A damaged state file.
+    std::fs::write(&state, "version = 1\npopulation = \"x\"\n").unwrap();
+    let (code, _, err) = run(&with(&["--generations", "3"]));
+    assert_ne!(code, 0);
+    assert!(err.contains("tuning state"), "{err}");
+    let _ = std::fs::remove_file(&state);
+    // Bad settings.
+    for (extra, what) in [
+        (vec!["--params", "bogus"], "bogus"),
+        (vec!["--params", "points"], "start value is 0"),
+        (vec!["--elite", "3"], "elite"),
+        (vec!["--games", "0"], "--games"),
+        (vec!["--generations", "0"], "--generations"),
+        (vec!["--sigma", "nan"], "sigma"),
+    ] {
+        let (code, _, err) = run(&with(&extra));
+        assert_ne!(code, 0, "{extra:?}");
+        assert!(err.contains(what), "{extra:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        let _ = std::fs::remove_file(&state);
+    }
+}
