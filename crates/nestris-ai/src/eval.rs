@@ -541,7 +541,9 @@ impl Evaluator {
         f[24] = m.points as f64 / 1000.0;
         if let Some(input) = &self.input {
             if w.w[28] != 0.0 || self.weights.w[28] != 0.0 || w.name == "all" {
-                f[28] = (10 - crate::search::i_reach(board, m.level, input, m.double_killscreen).count_ones()) as f64;
+                f[28] = (10
+                    - crate::search::i_reach(board, m.level, input, m.double_killscreen)
+                        .count_ones()) as f64;
             }
         }
         let cols = board.columns();

@@ -706,7 +706,6 @@ fn expected(v: &[f64; 7], p: &[f64; 7]) -> f64 {
     v.iter().zip(p).map(|(a, b)| a * b).sum()
 }
 
-
 /// Positions after each frame of `plan` from the game's current state, by the search's own
 /// transition rules (no lock handling: stops at the first failed drop).
 fn simulate(root: &Root, plan: &[u8]) -> Vec<(i8, u8, i8)> {

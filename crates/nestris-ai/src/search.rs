@@ -539,12 +539,11 @@ pub fn quick_placements(
 /// locks. The edges of a tall or high-gravity board drop out first.
 pub fn i_reach(board: &Board, level: u8, input: &InputModel, double_killscreen: bool) -> u16 {
     let speed = frames_per_drop(level);
-    let per_drop =
-        if double_killscreen && level >= nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL {
-            2
-        } else {
-            1
-        };
+    let per_drop = if double_killscreen && level >= nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL {
+        2
+    } else {
+        1
+    };
     let mut mask = 0u16;
     for dir in [0, buttons::LEFT, buttons::RIGHT] {
         let (mut x, mut o, mut y) = (5i8, Orientation::Ih as u8, 0i8);

@@ -165,6 +165,19 @@ pub struct Cem {
     pub history: Vec<GenerationSummary>,
 }
 
+/// The distribution's size and spread.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CemSettings {
+    /// Candidates per generation.
+    pub population: usize,
+    /// Best candidates that refit the distribution.
+    pub elite: usize,
+    /// Initial standard deviation of the log-multipliers.
+    pub sigma: f64,
+    /// Noise floor added to each standard deviation after a generation.
+    pub noise: f64,
+}
+
 /// The numbers tuned by default: every non-zero weight before and from level 29, and both
 /// danger heights.
 pub fn default_slots(start: &Weights) -> Vec<String> {
@@ -190,18 +203,21 @@ impl Cem {
         start: &Weights,
         slots: Vec<String>,
         seed: u64,
-        population: usize,
-        elite: usize,
-        sigma: f64,
-        noise: f64,
+        settings: CemSettings,
         context: String,
     ) -> Result<Cem, TuneError> {
+        let CemSettings {
+            population,
+            elite,
+            sigma,
+            noise,
+        } = settings;
         if !(2..=1000).contains(&population) || elite == 0 || elite >= population {
             return Err(TuneError::Range(format!(
                 "population {population} and elite {elite}: need 2 <= population <= 1000 and 1 <= elite < population"
             )));
         }
-        if !(sigma > 0.0 && sigma <= 3.0) || !(0.0..=1.0).contains(&noise) {
+        if !(sigma > 0.0 && sigma <= 3.0 && (0.0..=1.0).contains(&noise)) {
             return Err(TuneError::Range(format!(
                 "sigma {sigma} must be in (0, 3] and noise {noise} in [0, 1]"
             )));
@@ -214,7 +230,7 @@ impl Cem {
                         why: "not a feature, danger_height, or killscreen.<one of those>".into(),
                     })
                 }
-                Some(v) if v == 0.0 => {
+                Some(0.0) => {
                     return Err(TuneError::Slot {
                         name: s.clone(),
                         why: "its start value is 0, and the tuner scales values".into(),
@@ -314,7 +330,10 @@ impl Cem {
             .map(|m| (m.fitness, m.candidate))
             .collect();
         order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        let elite: Vec<Vec<f64>> = order[..self.elite].iter().map(|&(_, k)| self.theta(k)).collect();
+        let elite: Vec<Vec<f64>> = order[..self.elite]
+            .iter()
+            .map(|&(_, k)| self.theta(k))
+            .collect();
         let e = elite.len() as f64;
         for i in 0..self.mean.len() {
             let m = elite.iter().map(|t| t[i]).sum::<f64>() / e;
@@ -346,7 +365,10 @@ impl Cem {
         let c: Cem = toml::from_str(text).map_err(|e| TuneError::State(e.to_string()))?;
         let n = c.slots.len();
         if c.version != 1 {
-            return Err(TuneError::State(format!("version {} (this build reads 1)", c.version)));
+            return Err(TuneError::State(format!(
+                "version {} (this build reads 1)",
+                c.version
+            )));
         }
         if c.mean.len() != n || c.sigma.len() != n {
             return Err(TuneError::State(format!(
@@ -362,10 +384,15 @@ impl Cem {
             )));
         }
         if c.elite == 0 || c.elite >= c.population {
-            return Err(TuneError::State(format!("elite {} of population {}", c.elite, c.population)));
+            return Err(TuneError::State(format!(
+                "elite {} of population {}",
+                c.elite, c.population
+            )));
         }
         if c.mean.iter().chain(&c.sigma).any(|v| !v.is_finite()) {
-            return Err(TuneError::State("a mean or sigma is not a finite number".into()));
+            return Err(TuneError::State(
+                "a mean or sigma is not a finite number".into(),
+            ));
         }
         let start = c.start_weights()?;
         for s in &c.slots {
@@ -384,9 +411,25 @@ impl Cem {
 mod tests {
     use super::*;
 
+    fn settings(population: usize, elite: usize, sigma: f64, noise: f64) -> CemSettings {
+        CemSettings {
+            population,
+            elite,
+            sigma,
+            noise,
+        }
+    }
+
     fn cem(seed: u64) -> Cem {
         let w = Weights::default();
-        Cem::new(&w, default_slots(&w), seed, 6, 2, 0.3, 0.05, "test".into()).unwrap()
+        Cem::new(
+            &w,
+            default_slots(&w),
+            seed,
+            settings(6, 2, 0.3, 0.05),
+            "test".into(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -429,10 +472,38 @@ mod tests {
     #[test]
     fn bad_settings_and_states_are_refused() {
         let w = Weights::default();
-        assert!(Cem::new(&w, vec!["bogus".into()], 1, 6, 2, 0.3, 0.0, String::new()).is_err());
-        assert!(Cem::new(&w, vec!["points".into()], 1, 6, 2, 0.3, 0.0, String::new()).is_err());
-        assert!(Cem::new(&w, default_slots(&w), 1, 6, 6, 0.3, 0.0, String::new()).is_err());
-        assert!(Cem::new(&w, default_slots(&w), 1, 6, 2, f64::NAN, 0.0, String::new()).is_err());
+        assert!(Cem::new(
+            &w,
+            vec!["bogus".into()],
+            1,
+            settings(6, 2, 0.3, 0.0),
+            String::new()
+        )
+        .is_err());
+        assert!(Cem::new(
+            &w,
+            vec!["points".into()],
+            1,
+            settings(6, 2, 0.3, 0.0),
+            String::new()
+        )
+        .is_err());
+        assert!(Cem::new(
+            &w,
+            default_slots(&w),
+            1,
+            settings(6, 6, 0.3, 0.0),
+            String::new()
+        )
+        .is_err());
+        assert!(Cem::new(
+            &w,
+            default_slots(&w),
+            1,
+            settings(6, 2, f64::NAN, 0.0),
+            String::new()
+        )
+        .is_err());
         assert!(Cem::from_toml("").is_err());
         assert!(Cem::from_toml("version = 1").is_err());
         let mut c = cem(1);

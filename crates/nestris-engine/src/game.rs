@@ -1329,7 +1329,10 @@ mod tests {
             g.step(0);
             frames += 1;
         }
-        assert!(frames <= 11, "a piece crosses the field in about 10 frames: {frames}");
+        assert!(
+            frames <= 11,
+            "a piece crosses the field in about 10 frames: {frames}"
+        );
     }
 
     #[test]

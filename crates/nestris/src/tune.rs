@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use nestris_ai::tune::{default_slots, Cem};
+use nestris_ai::tune::{default_slots, Cem, CemSettings};
 use nestris_ai::{Ai, Weights};
 use rayon::prelude::*;
 
@@ -144,10 +144,12 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
             &start,
             slots,
             args.tune_seed,
-            args.population,
-            args.elite,
-            args.sigma,
-            args.noise,
+            CemSettings {
+                population: args.population,
+                elite: args.elite,
+                sigma: args.sigma,
+                noise: args.noise,
+            },
             context,
         )?
     };

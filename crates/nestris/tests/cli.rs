@@ -377,8 +377,19 @@ fn tune_resumes_and_refuses_bad_input() {
     let state = dir.join("state.toml");
     let out = dir.join("tuned.toml");
     let base = [
-        "tune", "--games", "1", "--population", "3", "--elite", "1", "--level", "29",
-        "--line-cap", "4", "--params", "holes,killscreen.burns",
+        "tune",
+        "--games",
+        "1",
+        "--population",
+        "3",
+        "--elite",
+        "1",
+        "--level",
+        "29",
+        "--line-cap",
+        "4",
+        "--params",
+        "holes,killscreen.burns",
     ];
     let with = |extra: &[&str]| -> Vec<String> {
         base.iter()
@@ -404,7 +415,10 @@ fn tune_resumes_and_refuses_bad_input() {
     assert!(first.contains("generation = 1"), "{first}");
     let (code, _, err) = run(&with(&["--generations", "2"]));
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("resuming") && err.contains("generation   1 done"), "{err}");
+    assert!(
+        err.contains("resuming") && err.contains("generation   1 done"),
+        "{err}"
+    );
     assert!(std::fs::read_to_string(&out).unwrap().contains("[weights]"));
     // Other options than the state file's: refused, the file untouched.
     let before = std::fs::read_to_string(&state).unwrap();
