@@ -304,6 +304,8 @@ pub fn report(results: &[GameResult], args: &BenchArgs, wall: Duration) -> serde
         "seed": args.game.seed,
         "deep_locks": args.ai.deep_locks,
         "deep_next": args.ai.deep_next,
+        "blind_locks": args.ai.blind_locks,
+        "blind_next": args.ai.blind_next,
         "mean_score": mean.round(),
         "std_score": var.sqrt().round(),
         // Standard error of the mean (sample standard deviation / sqrt(n)).
@@ -490,6 +492,8 @@ impl BenchArgs {
             "double_killscreen": self.game.double_killscreen,
             "deep_locks": self.ai.deep_locks,
             "deep_next": self.ai.deep_next,
+            "blind_locks": self.ai.blind_locks,
+            "blind_next": self.ai.blind_next,
             "rules": self.rules.rules_name(),
             "randomizer": self.rules.randomizer_spec().to_string(),
             "sega_next_game": format!("{:?}", self.rules.sega_next_game).to_lowercase(),

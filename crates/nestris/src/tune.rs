@@ -102,7 +102,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
     }
     let start = args.ai.config()?.weights;
     let context = format!(
-        "games {} line_cap {} seed {} level {} type {:?} height {} double_killscreen {} hz {} reaction {} deep {}x{}",
+        "games {} line_cap {} seed {} level {} type {:?} height {} double_killscreen {} hz {} reaction {} deep {}x{} blind {}x{}",
         args.games,
         args.line_cap,
         args.game.seed,
@@ -113,7 +113,9 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         args.ai.hz,
         args.ai.reaction,
         args.ai.deep_locks,
-        args.ai.deep_next
+        args.ai.deep_next,
+        args.ai.blind_locks,
+        args.ai.blind_next
     );
     let mut cem = if args.state.exists() {
         let text = std::fs::read_to_string(&args.state)
