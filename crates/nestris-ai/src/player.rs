@@ -1,13 +1,34 @@
 //! The AI as a player: one controller byte per frame.
 //!
+//! # Design
+//!
 //! When a piece spawns the player knows the board and the piece (it was the preview), but sees
 //! the new preview only `reaction` frames later. So it searches every lock of the current
 //! piece under real timing ([`Search`]), and for each lock the best follow-up of each of the
-//! seven possible next pieces ([`quick_placements`]). The inputs of the first `reaction`
-//! frames commit to a state of the search: the one whose reachable locks give the best
-//! expected cost over the next piece, weighted by the NES picker's exact conditional
+//! seven possible next pieces ([`quick_placements`]): two plies. The inputs of the first
+//! `reaction` frames commit to a state of the search: the one whose reachable locks give the
+//! best expected value over the next piece, weighted by the NES picker's exact conditional
 //! probabilities. When the preview is seen, it picks the best lock still reachable from that
 //! state for the piece that actually came.
+//!
+//! Two plies are not enough, and the third is spent where the decision is made:
+//!
+//! - **Preview seen in time** (levels 18-28 at 30 Hz: the commitment at frame 18 leaves most
+//!   locks open): the final choice values the best [`AiConfig::deep_locks`] locks by their best
+//!   [`AiConfig::deep_next`] placements of the known next piece, each followed by the
+//!   expectation over the seven pieces after it.
+//! - **Preview seen too late** (from level 29 the piece is nearly down at frame 18; from level
+//!   39 under the double killscreen it has locked): the commitment itself is the choice, so it
+//!   values the best [`AiConfig::blind_locks`] locks by the expectation over the next piece of
+//!   its best [`AiConfig::blind_next`] placements, each followed by the expectation over the
+//!   piece after. Measured on 30 games from level 29: +13% score; from level 39 under the
+//!   double killscreen: lines survived 17 -> 35.
+//!
+//! A lock whose clear changes the level makes the next piece fall at the new level's speed;
+//! the evaluation's weights change with the phase ([`Weights::at`]).
+//!
+//! Decision times (one core, the field's format): about 2.4 ms median; the third plies cost
+//! about 1 ms (preview seen) and 3-5 ms (blind) per decision.
 
 use std::time::{Duration, Instant};
 
