@@ -339,6 +339,20 @@ impl Weights {
         self.b_type.as_deref().unwrap_or(self)
     }
 
+    /// Appends this override table: `header`, then what differs from `base`.
+    fn write_overrides(&self, out: &mut String, header: &str, base: &Weights) {
+        out.push('\n');
+        out.push_str(header);
+        if self.danger_height != base.danger_height {
+            out.push_str(&format!("danger_height = {:?}\n", self.danger_height));
+        }
+        for (i, v) in self.w.iter().enumerate() {
+            if *v != base.w[i] {
+                out.push_str(&format!("{} = {:?}\n", FEATURES[i].0, v));
+            }
+        }
+    }
+
     /// Writes the weights as TOML, readable by [`Weights::from_toml`].
     pub fn to_toml(&self) -> String {
         let mut out = format!(
@@ -351,41 +365,14 @@ impl Weights {
             }
         }
         if let Some(k) = &self.killscreen {
-            out.push_str("\n[killscreen]\n");
-            if k.danger_height != self.danger_height {
-                out.push_str(&format!("danger_height = {:?}\n", k.danger_height));
-            }
-            for (i, v) in k.w.iter().enumerate() {
-                if *v != self.w[i] {
-                    out.push_str(&format!("{} = {:?}\n", FEATURES[i].0, v));
-                }
-            }
+            k.write_overrides(&mut out, "[killscreen]\n", self);
         }
         if let Some(b) = &self.b_type {
-            out.push_str("\n[b_type]\n");
-            if b.danger_height != self.danger_height {
-                out.push_str(&format!("danger_height = {:?}\n", b.danger_height));
-            }
-            for (i, v) in b.w.iter().enumerate() {
-                if *v != self.w[i] {
-                    out.push_str(&format!("{} = {:?}\n", FEATURES[i].0, v));
-                }
-            }
+            b.write_overrides(&mut out, "[b_type]\n", self);
         }
         if let Some(d) = &self.double_killscreen {
-            let base = self.at_level(29);
-            out.push_str(&format!(
-                "\n[double_killscreen]\nfrom_level = {}\n",
-                d.from_level
-            ));
-            if d.danger_height != base.danger_height {
-                out.push_str(&format!("danger_height = {:?}\n", d.danger_height));
-            }
-            for (i, v) in d.w.iter().enumerate() {
-                if *v != base.w[i] {
-                    out.push_str(&format!("{} = {:?}\n", FEATURES[i].0, v));
-                }
-            }
+            let header = format!("[double_killscreen]\nfrom_level = {}\n", d.from_level);
+            d.write_overrides(&mut out, &header, self.at_level(29));
         }
         out
     }
