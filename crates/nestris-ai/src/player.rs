@@ -446,11 +446,11 @@ impl Ai {
         // When the piece is nearly down by the time the preview is seen (from level 29), the
         // commitment is in effect the choice of the lock: value the best `blind_locks` locks
         // with the blind third ply and commit among them.
-        let vc: Vec<[f64; 7]> =
+        let vc: std::borrow::Cow<[[f64; 7]]> =
             if self.cfg.blind_locks > 0 && search.layers.len() < wait + BLIND_COMMIT_MARGIN {
-                self.blind_values(&v2, &after, current.kind())
+                self.blind_values(&v2, &after, current.kind()).into()
             } else {
-                v2.clone()
+                (&v2[..]).into()
             };
         let mut best: (f64, Option<usize>, Option<usize>) = (f64::INFINITY, None, None);
         for (li, l) in search.locks.iter().enumerate() {

@@ -57,9 +57,9 @@ impl Timing {
         self
     }
 
-    /// Gravity drops tried on each frame `1..=n` after the root: 0 or 1, or 2 under the double
-    /// killscreen (the second only if the first succeeded).
-    pub fn drop_frames(&self, n: usize) -> Vec<u8> {
+    /// Gravity drops tried on each frame after the root, frame 1 first: 0 or 1, or 2 under
+    /// the double killscreen (the second only if the first succeeded). Endless.
+    pub fn drops(&self) -> impl Iterator<Item = u8> {
         let speed = frames_per_drop(self.level);
         let per_drop = if self.double_killscreen
             && self.level >= nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL
@@ -69,20 +69,23 @@ impl Timing {
             1
         };
         let (mut ft, mut ary) = (self.fall_timer, self.ary);
-        (0..n)
-            .map(|_| {
-                ft = ft.wrapping_add(1);
-                if ary < 0 {
-                    ary += 1;
-                    0
-                } else if ft.wrapping_sub(speed) & 0x80 == 0 {
-                    ft = 0;
-                    per_drop
-                } else {
-                    0
-                }
-            })
-            .collect()
+        std::iter::repeat(()).map(move |()| {
+            ft = ft.wrapping_add(1);
+            if ary < 0 {
+                ary += 1;
+                0
+            } else if ft.wrapping_sub(speed) & 0x80 == 0 {
+                ft = 0;
+                per_drop
+            } else {
+                0
+            }
+        })
+    }
+
+    /// [`Timing::drops`] for frames `1..=n` after the root.
+    pub fn drop_frames(&self, n: usize) -> Vec<u8> {
+        self.drops().take(n).collect()
     }
 }
 
@@ -538,16 +541,11 @@ pub fn quick_placements(
 /// allowed frame; a column counts when the rotated piece stands in it on some frame before it
 /// locks. The edges of a tall or high-gravity board drop out first.
 pub fn i_reach(board: &Board, level: u8, input: &InputModel, double_killscreen: bool) -> u16 {
-    let speed = frames_per_drop(level);
-    let per_drop = if double_killscreen && level >= nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL {
-        2
-    } else {
-        1
-    };
+    let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
     let mut mask = 0u16;
     for dir in [0, buttons::LEFT, buttons::RIGHT] {
         let (mut x, mut o, mut y) = (5i8, Orientation::Ih as u8, 0i8);
-        let mut ft = 0u8;
+        let mut drops = timing.drops();
         let mut t = 0u32;
         loop {
             let mut blocked = false;
@@ -567,13 +565,9 @@ pub fn i_reach(board: &Board, level: u8, input: &InputModel, double_killscreen: 
             if vertical {
                 mask |= 1 << x;
             }
-            ft = ft.wrapping_add(1);
-            if ft.wrapping_sub(speed) & 0x80 == 0 {
-                ft = 0;
-                match fall(board, o, x, y, per_drop) {
-                    Ok(ny) => y = ny,
-                    Err(_) => break,
-                }
+            match fall(board, o, x, y, drops.next().unwrap_or(1)) {
+                Ok(ny) => y = ny,
+                Err(_) => break,
             }
             if (blocked && vertical) || t > 400 {
                 break;
