@@ -204,8 +204,8 @@ impl Weights {
     /// there too), optionally `[b_type]`: overrides used in B-type games (starting from
     /// `[weights]`), and `[double_killscreen]`: overrides used when the game has the double
     /// killscreen on, from level `from_level` (default 39) of that table (starting from the
-    /// killscreen weights).
-    /// there too). A file without a `[weights]` table may give the pairs at the top level.
+    /// killscreen weights). A file without a `[weights]` table may give the pairs at the top
+    /// level.
     pub fn from_toml(text: &str) -> Result<Weights, WeightsError> {
         let value: toml::Table = text
             .parse()
@@ -325,18 +325,39 @@ impl Weights {
         }
     }
 
+    /// The weights of each phase, indexed by [`Weights::phase`]: before level 29, from 29 on,
+    /// B-type, and under the double killscreen (each the base weights where its table is
+    /// absent).
+    pub fn phases(&self) -> [&Weights; 4] {
+        [
+            self,
+            self.at_level(29),
+            self.b_type.as_deref().unwrap_or(self),
+            self.double_killscreen
+                .as_deref()
+                .unwrap_or_else(|| self.at_level(29)),
+        ]
+    }
+
+    /// Which of [`Weights::phases`] is in force at `level`, in a B-type game or not, with the
+    /// double killscreen (a departure) on or off.
+    pub fn phase(&self, level: u8, double_killscreen: bool, b_type: bool) -> usize {
+        match &self.double_killscreen {
+            _ if b_type => 2,
+            Some(d) if double_killscreen && level >= d.from_level => 3,
+            _ => usize::from(level >= 29),
+        }
+    }
+
     /// The weights in force at `level` of an A-type game, with the double killscreen (a
     /// departure) on or off.
     pub fn at(&self, level: u8, double_killscreen: bool) -> &Weights {
-        match &self.double_killscreen {
-            Some(d) if double_killscreen && level >= d.from_level => d,
-            _ => self.at_level(level),
-        }
+        self.phases()[self.phase(level, double_killscreen, false)]
     }
 
     /// The weights in force in a B-type game.
     pub fn for_b_type(&self) -> &Weights {
-        self.b_type.as_deref().unwrap_or(self)
+        self.phases()[2]
     }
 
     /// Appends this override table: `header`, then what differs from `base`.

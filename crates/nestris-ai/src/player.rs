@@ -37,7 +37,7 @@ use nestris_engine::{Game, Orientation, PieceKind};
 use crate::board::Board;
 use crate::eval::{Evaluator, MoveSummary, Weights};
 use crate::input::InputModel;
-use crate::search::{quick_placements, ReachSet, Search, Timing};
+use crate::search::{locks_in, quick_placements, ReachSet, Search, Timing};
 
 /// A lock position: orientation and the piece centre's column and row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -155,26 +155,36 @@ struct After {
     level: u8,
 }
 
-/// The line counter and level after clearing `cleared` lines (A-type; B-type counts down and
-/// never changes the level).
-fn after_clear(lines: u16, level: u8, cleared: u32, b_type: bool) -> (u16, u8) {
-    if b_type {
-        return (lines, level);
+impl After {
+    /// The game after placing a piece at `(o, x, y)` as placement number `slot`: the board
+    /// with its lines cleared, the summary, and the line counter and level after the clear
+    /// (A-type; B-type counts down and never changes the level).
+    fn place(&self, o: u8, x: i8, y: i8, slot: usize, b_type: bool) -> After {
+        let mut board = self.board;
+        let cleared = board.lock(o, x, y);
+        let mut m = self.m;
+        m.add(slot, cleared, lock_height(o, y), self.level);
+        let (mut lines, mut level) = (self.lines, self.level);
+        if !b_type {
+            for _ in 0..cleared {
+                (lines, level) = nestris_engine::game::increment_lines(lines, level);
+            }
+        }
+        After {
+            board,
+            m,
+            lines,
+            level,
+        }
     }
-    let (mut l, mut v) = (lines, level);
-    for _ in 0..cleared {
-        (l, v) = nestris_engine::game::increment_lines(l, v);
-    }
-    (l, v)
 }
 
 /// The AI player.
 pub struct Ai {
     cfg: AiConfig,
-    /// Evaluators before level 29, from level 29 on, for B-type games, and under the double
-    /// killscreen (from its table's level).
+    /// One evaluator per phase of the weights ([`Weights::phases`]).
     evals: [Evaluator; 4],
-    /// Which of `evals` is in force (0 to 3).
+    /// Which of `evals` is in force ([`Weights::phase`]).
     eval_ks: usize,
     piece_id: Option<u8>,
     spawn_fc: u16,
@@ -228,12 +238,10 @@ impl Ai {
     /// A player with these settings.
     pub fn new(cfg: AiConfig) -> Ai {
         Ai {
-            evals: [
-                Evaluator::new(cfg.weights.clone()).with_input(cfg.input.clone()),
-                Evaluator::new(cfg.weights.at_level(29).clone()).with_input(cfg.input.clone()),
-                Evaluator::new(cfg.weights.for_b_type().clone()).with_input(cfg.input.clone()),
-                Evaluator::new(cfg.weights.at(255, true).clone()).with_input(cfg.input.clone()),
-            ],
+            evals: cfg
+                .weights
+                .phases()
+                .map(|w| Evaluator::new(w.clone()).with_input(cfg.input.clone())),
             eval_ks: 0,
             cfg,
             piece_id: None,
@@ -369,44 +377,31 @@ impl Ai {
         let level = game.level;
         self.double_killscreen = game.double_killscreen();
         self.b_type = game.game_type == nestris_engine::GameType::B;
-        self.eval_ks = if self.b_type {
-            2
-        } else if self.double_killscreen
-            && self
-                .cfg
-                .weights
-                .double_killscreen
-                .as_ref()
-                .is_some_and(|d| level >= d.from_level)
-        {
-            3
-        } else {
-            usize::from(level >= 29)
-        };
+        self.eval_ks = self
+            .cfg
+            .weights
+            .phase(level, self.double_killscreen, self.b_type);
         // One-piece costs, to keep the best `beam` locks for the two-piece look.
+        let now = After {
+            board,
+            m: MoveSummary {
+                double_killscreen: self.double_killscreen,
+                ..MoveSummary::default()
+            },
+            lines: game.lines,
+            level,
+        };
         let mut first: Vec<(f64, usize)> = Vec::with_capacity(search.locks.len());
         let mut after: Vec<After> = Vec::with_capacity(search.locks.len());
         for (i, l) in search.locks.iter().enumerate() {
-            let mut b = board;
-            let lines = b.lock(l.o, l.x, l.y);
-            let mut m = MoveSummary {
-                double_killscreen: self.double_killscreen,
-                ..MoveSummary::default()
-            };
-            m.add(0, lines, lock_height(l.o, l.y), level);
-            let (lines1, level1) = after_clear(game.lines, level, lines, self.b_type);
+            let a = now.place(l.o, l.x, l.y, 0, self.b_type);
             let c = if l.tops_out {
                 TOP_OUT
             } else {
-                self.eval().cost(&b, &m)
+                self.eval().cost(&a.board, &a.m)
             };
             first.push((c, i));
-            after.push(After {
-                board: b,
-                m,
-                lines: lines1,
-                level: level1,
-            });
+            after.push(a);
         }
         first.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let known_next = if wait == 0 {
@@ -464,15 +459,7 @@ impl Ai {
         for (ni, set) in reach[0].iter().enumerate() {
             let mut v = 0.0;
             for n in 0..7 {
-                let mut m = f64::INFINITY;
-                for (w, &bits) in set.iter().enumerate() {
-                    let mut b = bits;
-                    while b != 0 {
-                        let li = w * 64 + b.trailing_zeros() as usize;
-                        m = m.min(vc[li][n]);
-                        b &= b - 1;
-                    }
-                }
+                let m = locks_in(set).fold(f64::INFINITY, |m, li| m.min(vc[li][n]));
                 v += p[n] * m;
             }
             if v < best.0 {
@@ -514,33 +501,17 @@ impl Ai {
         let started = Instant::now();
         let n = game.next_piece().map(|o| o.kind() as usize).unwrap_or(0);
         let set = p.reach[0][p.commit_node];
-        let mut reachable = Vec::new();
-        for (w, &bits) in set.iter().enumerate() {
-            let mut b = bits;
-            while b != 0 {
-                reachable.push(w * 64 + b.trailing_zeros() as usize);
-                b &= b - 1;
-            }
-        }
-        if reachable.is_empty() {
+        if set == [0; 4] {
             return;
         }
-        let kind = PieceKind::ALL[n];
-        let best = {
-            let (li, c) = self.choose_known(reachable.into_iter(), &p.v2, &p.after, kind);
-            (c, li)
-        };
-        if let Some(rest) = p
-            .search
-            .plan_from(p.commit_t, p.commit_node, best.1, &p.reach)
-        {
+        let (li, cost) = self.choose_known(locks_in(&set), &p.v2, &p.after, PieceKind::ALL[n]);
+        if let Some(rest) = p.search.plan_from(p.commit_t, p.commit_node, li, &p.reach) {
             self.plan.truncate(p.commit_t);
             self.plan.extend(rest);
         }
         // `finish` measures from `started`; add the first step's time.
-        let li = best.1;
         let start_adj = started.checked_sub(p.started).unwrap_or(started);
-        self.finish(&p.search, li, best.0, start_adj);
+        self.finish(&p.search, li, cost, start_adj);
     }
 
     fn finish(&mut self, search: &Search, li: usize, cost: f64, started: Instant) {
@@ -653,31 +624,11 @@ impl Ai {
     /// The value of `a` (after the current piece) with `next` known: the best over `next`'s
     /// best `width` placements of the expected best follow-up of the piece after.
     fn third_ply(&mut self, a: &After, next: PieceKind, p3: &[f64; 7], width: usize) -> f64 {
-        let mut out = self.scratch.pop().unwrap_or_default();
-        quick_placements(
-            &a.board,
-            next.spawn(),
-            Timing::spawn(a.level).with_double_killscreen(self.double_killscreen),
-            &self.cfg.input,
-            &mut out,
-        );
+        let out = self.quick_placements_after(a, next);
         let mut seconds: Vec<(f64, After)> = Vec::with_capacity(out.len());
         for &(o, x, y) in &out {
-            let mut b = a.board;
-            let lines = b.lock(o, x, y);
-            let mut m2 = a.m;
-            m2.add(1, lines, lock_height(o, y), a.level);
-            let c = self.evals[self.eval_ks].cost(&b, &m2);
-            let (lines2, level2) = after_clear(a.lines, a.level, lines, self.b_type);
-            seconds.push((
-                c,
-                After {
-                    board: b,
-                    m: m2,
-                    lines: lines2,
-                    level: level2,
-                },
-            ));
+            let s = a.place(o, x, y, 1, self.b_type);
+            seconds.push((self.eval().cost(&s.board, &s.m), s));
         }
         self.scratch.push(out);
         seconds.sort_by(|x, y| x.0.total_cmp(&y.0));
@@ -699,6 +650,19 @@ impl Ai {
 
     /// The best cost over the quick placements of `next` (placement number `slot`) after `a`.
     fn best_follow_up(&mut self, a: &After, next: PieceKind, slot: usize) -> f64 {
+        let out = self.quick_placements_after(a, next);
+        let mut best = TOP_OUT;
+        for &(o, x, y) in &out {
+            let b = a.place(o, x, y, slot, self.b_type);
+            best = best.min(self.eval().cost(&b.board, &b.m));
+        }
+        self.scratch.push(out);
+        best
+    }
+
+    /// The quick placements of `next` after `a`, falling at `a`'s level (a buffer from
+    /// `scratch`: give it back when done).
+    fn quick_placements_after(&mut self, a: &After, next: PieceKind) -> Vec<(u8, i8, i8)> {
         let mut out = self.scratch.pop().unwrap_or_default();
         quick_placements(
             &a.board,
@@ -707,19 +671,7 @@ impl Ai {
             &self.cfg.input,
             &mut out,
         );
-        let mut best = TOP_OUT;
-        for &(o, x, y) in &out {
-            let mut b = a.board;
-            let lines = b.lock(o, x, y);
-            let mut m2 = a.m;
-            m2.add(slot, lines, lock_height(o, y), a.level);
-            let c = self.evals[self.eval_ks].cost(&b, &m2);
-            if c < best {
-                best = c;
-            }
-        }
-        self.scratch.push(out);
-        best
+        out
     }
 }
 

@@ -162,6 +162,20 @@ pub type ReachSet = [u64; 4];
 /// The most distinct placements tracked in reach sets.
 pub const MAX_LOCKS: usize = 256;
 
+/// The lock indices in a reach set, in increasing order.
+pub fn locks_in(set: &ReachSet) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(w, &bits)| {
+        let mut b = bits;
+        std::iter::from_fn(move || {
+            (b != 0).then(|| {
+                let i = b.trailing_zeros() as usize;
+                b &= b - 1;
+                w * 64 + i
+            })
+        })
+    })
+}
+
 fn press_options(o: u8, allow: bool) -> &'static [u8] {
     const L: u8 = buttons::LEFT;
     const R: u8 = buttons::RIGHT;
