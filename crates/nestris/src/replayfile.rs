@@ -690,15 +690,7 @@ impl Recorder {
             self.frames,
             &self.runs,
         );
-        let mut tmp = self.path.clone().into_os_string();
-        tmp.push(".part");
-        let tmp = PathBuf::from(tmp);
-        {
-            let mut f = std::fs::File::create(&tmp)?;
-            f.write_all(&bytes)?;
-            f.sync_data().ok();
-        }
-        std::fs::rename(&tmp, &self.path)?;
+        write_atomic(&self.path, &bytes)?;
         self.dirty = false;
         self.last_save = Instant::now();
         Ok(())
@@ -715,6 +707,20 @@ impl Drop for Recorder {
     fn drop(&mut self) {
         let _ = self.save();
     }
+}
+
+/// Writes `bytes` to `path` as a whole: to `path.part` first, then renamed over `path`, so a
+/// process killed mid-write leaves the previous file intact.
+pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut tmp = path.to_path_buf().into_os_string();
+    tmp.push(".part");
+    let tmp = PathBuf::from(tmp);
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_data().ok();
+    }
+    std::fs::rename(&tmp, path)
 }
 
 /// The file for game `index` (0-based) of a session recorded to `path`: `path` itself for the

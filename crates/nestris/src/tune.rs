@@ -85,10 +85,8 @@ fn fitness(args: &TuneArgs, w: &Weights, seed: u64, stop: &AtomicBool) -> Option
 }
 
 fn write_atomic(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
-    let tmp = path.with_extension("part");
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    crate::replayfile::write_atomic(path, text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Runs the tuner.
