@@ -140,6 +140,24 @@ fn clears_b_type_9_5() {
     assert!(cleared >= 5, "cleared {cleared} of 6");
 }
 
+/// Plays up to `frames` frames or the top-out; returns the pieces that spawned.
+fn play_counting_pieces(g: &mut Game, ai: &mut Ai, frames: u32) -> u64 {
+    let mut pieces = 0;
+    let mut last = None;
+    for _ in 0..frames {
+        if g.piece_active() && last != Some(g.spawn_count) {
+            last = Some(g.spawn_count);
+            pieces += 1;
+        }
+        let i = ai.next_input(g);
+        g.step(i);
+        if g.game_over() {
+            break;
+        }
+    }
+    pieces
+}
+
 /// The AI plays from a position snapshot, not just from a game start.
 #[test]
 fn plays_from_a_snapshot_past_level_29() {
@@ -149,19 +167,7 @@ fn plays_from_a_snapshot_past_level_29() {
     s.level = 35;
     let mut g = Game::resume(&s).unwrap();
     let mut ai = Ai::new(AiConfig::default());
-    let mut pieces = 0;
-    let mut last = None;
-    for _ in 0..3000 {
-        if g.piece_active() && last != Some(g.spawn_count) {
-            last = Some(g.spawn_count);
-            pieces += 1;
-        }
-        let i = ai.next_input(&g);
-        g.step(i);
-        if g.game_over() {
-            break;
-        }
-    }
+    let pieces = play_counting_pieces(&mut g, &mut ai, 3000);
     assert!(pieces >= 20, "only {pieces} pieces at level 35");
 }
 
@@ -173,19 +179,7 @@ fn plans_hold_under_the_double_killscreen() {
     let mut g = Game::start(StartConfig::from_seed(3, 39, GameType::A, 0));
     g.set_double_killscreen(true);
     let mut ai = Ai::new(AiConfig::default());
-    let mut pieces = 0u64;
-    let mut last = None;
-    for _ in 0..20_000 {
-        if g.piece_active() && last != Some(g.spawn_count) {
-            last = Some(g.spawn_count);
-            pieces += 1;
-        }
-        let i = ai.next_input(&g);
-        g.step(i);
-        if g.game_over() {
-            break;
-        }
-    }
+    let pieces = play_counting_pieces(&mut g, &mut ai, 20_000);
     assert!(g.lines_value() >= 5, "{} lines", g.lines_value());
     // One decision per piece: a replan would add one.
     assert_eq!(ai.decision_count(), pieces);
