@@ -36,7 +36,8 @@ enum Command {
     /// Headless AI games on all cores, reported as the field reports bots (mean score,
     /// percentiles, lines, Tetris rate, decision times).
     Bench(bench::BenchArgs),
-    /// Tune the evaluation weights (seeded (1+1) evolution strategy over the same games).
+    /// Tune the evaluation weights (seeded, resumable noisy cross-entropy method; every candidate
+    /// of a generation plays the same games).
     Tune(tune::TuneArgs),
     /// Watch the AI play on screen (speed keys, its decisions in a side panel); headless when
     /// stdout is not a terminal: one line per game. The default command in a terminal.
