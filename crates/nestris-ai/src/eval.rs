@@ -561,14 +561,12 @@ impl Evaluator {
             let (mut col_holes, mut holes, mut weighted_holes) = (0u32, 0u32, 0u32);
             let (mut depth_total, mut depth_min, mut depth_max) = (0u32, 20u32, 0u32);
             let (mut col_trans, mut covered, mut solid, mut wsolid) = (0u32, 0u32, 0u32, 0u32);
+            for (i, &r) in board.rows.iter().enumerate() {
+                let n = r.count_ones();
+                solid += n;
+                wsolid += n * (ROWS - i) as u32;
+            }
             for &c in cols.iter() {
-                solid += c.count_ones();
-                let mut bits = c;
-                while bits != 0 {
-                    let r = bits.trailing_zeros();
-                    wsolid += ROWS as u32 - r;
-                    bits &= bits - 1;
-                }
                 if c == 0 {
                     continue;
                 }
