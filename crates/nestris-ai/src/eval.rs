@@ -547,14 +547,20 @@ impl Evaluator {
             .sum::<u32>() as f64;
         f[23] = m.clears.iter().filter(|&&c| c >= 4).count() as f64;
         f[24] = m.points as f64 / 1000.0;
+        let cols = board.columns();
         if let Some(input) = &self.input {
             if w.w[28] != 0.0 || self.weights.w[28] != 0.0 || w.name == "all" {
                 f[28] = (10
-                    - crate::search::i_reach(board, m.level, input, m.double_killscreen)
-                        .count_ones()) as f64;
+                    - crate::search::i_reach_with_columns(
+                        board,
+                        &cols,
+                        m.level,
+                        input,
+                        m.double_killscreen,
+                    )
+                    .count_ones()) as f64;
             }
         }
-        let cols = board.columns();
         f[21] = cols[9].count_ones() as f64;
         if self.need_columns {
             let mask = (1u32 << ROWS) - 1;

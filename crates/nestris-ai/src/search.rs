@@ -555,33 +555,66 @@ pub fn quick_placements(
 /// allowed frame; a column counts when the rotated piece stands in it on some frame before it
 /// locks. The edges of a tall or high-gravity board drop out first.
 pub fn i_reach(board: &Board, level: u8, input: &InputModel, double_killscreen: bool) -> u16 {
+    i_reach_with_columns(board, &board.columns(), level, input, double_killscreen)
+}
+
+/// [`i_reach`] with the board's columns ([`Board::columns`]) at hand, as the evaluator has
+/// them: each test of the I piece is one word, a row for the horizontal I and a column for
+/// the vertical one (the same answers as [`Board::fits`]; a test compares the two).
+pub fn i_reach_with_columns(
+    board: &Board,
+    cols: &[u32; 10],
+    level: u8,
+    input: &InputModel,
+    double_killscreen: bool,
+) -> u16 {
+    let (iv, ih) = (Orientation::Iv as u8, Orientation::Ih as u8);
+    // Iv covers rows y-2..=y+1 of column x (bits y..=y+3 of its column word); Ih covers
+    // columns x-2..=x+1 of row y.
+    let fits = |o: u8, x: i8, y: i8| -> bool {
+        if o == iv {
+            (0..10).contains(&x) && (0..=18).contains(&y) && (cols[x as usize] >> y) & 0xF == 0
+        } else {
+            (2..=8).contains(&x)
+                && (-2..20).contains(&y)
+                && board.rows[(y + 2) as usize] & (0xF << (x - 2)) == 0
+        }
+    };
     let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
     let mut mask = 0u16;
     for dir in [0, buttons::LEFT, buttons::RIGHT] {
-        let (mut x, mut o, mut y) = (5i8, Orientation::Ih as u8, 0i8);
+        let (mut x, mut o, mut y) = (5i8, ih, 0i8);
         let mut drops = timing.drops();
         let mut t = 0u32;
-        loop {
+        'frames: loop {
             let mut blocked = false;
             if input.can_press(t) {
-                let inp = dir
-                    | if o == Orientation::Ih as u8 {
-                        buttons::A
-                    } else {
-                        0
-                    };
-                let (nx, no) = apply_input(board, x, o, y, inp);
-                blocked = nx == x && o != Orientation::Ih as u8;
+                // As apply_input: the shift, then the rotation (A, pressed while horizontal).
+                let mut nx = x;
+                if dir == buttons::RIGHT {
+                    if fits(o, x + 1, y) {
+                        nx = x + 1;
+                    }
+                } else if dir == buttons::LEFT && x > 0 && fits(o, x - 1, y) {
+                    nx = x - 1;
+                }
+                let mut no = o;
+                if o == ih && fits(iv, nx, y) {
+                    no = iv;
+                }
+                blocked = nx == x && o != ih;
                 x = nx;
                 o = no;
             }
-            let vertical = o == Orientation::Iv as u8;
+            let vertical = o == iv;
             if vertical {
                 mask |= 1 << x;
             }
-            match fall(board, o, x, y, drops.next().unwrap_or(1)) {
-                Ok(ny) => y = ny,
-                Err(_) => break,
+            for _ in 0..drops.next().unwrap_or(1) {
+                if !fits(o, x, y + 1) {
+                    break 'frames;
+                }
+                y += 1;
             }
             if (blocked && vertical) || t > 400 {
                 break;
@@ -595,6 +628,84 @@ pub fn i_reach(board: &Board, level: u8, input: &InputModel, double_killscreen: 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first implementation, frame by frame with the general collision test: the
+    /// reference for the word-at-a-time one.
+    fn i_reach_reference(
+        board: &Board,
+        level: u8,
+        input: &InputModel,
+        double_killscreen: bool,
+    ) -> u16 {
+        let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
+        let mut mask = 0u16;
+        for dir in [0, buttons::LEFT, buttons::RIGHT] {
+            let (mut x, mut o, mut y) = (5i8, Orientation::Ih as u8, 0i8);
+            let mut drops = timing.drops();
+            let mut t = 0u32;
+            loop {
+                let mut blocked = false;
+                if input.can_press(t) {
+                    let inp = dir
+                        | if o == Orientation::Ih as u8 {
+                            buttons::A
+                        } else {
+                            0
+                        };
+                    let (nx, no) = apply_input(board, x, o, y, inp);
+                    blocked = nx == x && o != Orientation::Ih as u8;
+                    x = nx;
+                    o = no;
+                }
+                let vertical = o == Orientation::Iv as u8;
+                if vertical {
+                    mask |= 1 << x;
+                }
+                match fall(board, o, x, y, drops.next().unwrap_or(1)) {
+                    Ok(ny) => y = ny,
+                    Err(_) => break,
+                }
+                if (blocked && vertical) || t > 400 {
+                    break;
+                }
+                t += 1;
+            }
+        }
+        mask
+    }
+
+    #[test]
+    fn i_reach_matches_the_frame_by_frame_reference() {
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let inputs =
+            ["X.", "X..", "X...", "X.....", "X.X.."].map(|m| m.parse::<InputModel>().unwrap());
+        for n in 0..3000u32 {
+            let mut b = Board::new();
+            // Random stacks: column heights, some holes, sometimes hidden-row cells.
+            for x in 0..10 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let h = (seed >> 33) as usize % (4 + (n as usize % 19));
+                for r in (crate::board::ROWS - h.min(crate::board::ROWS))..crate::board::ROWS {
+                    if (seed >> (r % 30)) & 7 != 0 {
+                        b.rows[r] |= 1 << x;
+                    }
+                }
+            }
+            for level in [0, 18, 19, 28, 29, 38, 39, 40] {
+                for input in &inputs {
+                    for dks in [false, true] {
+                        assert_eq!(
+                            i_reach(&b, level, input, dks),
+                            i_reach_reference(&b, level, input, dks),
+                            "board {n} level {level} dks {dks}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn i_reach_on_empty_and_tall_boards() {
