@@ -3,9 +3,11 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod classic;
 pub mod eval;
 pub mod input;
 pub mod player;
+pub mod reach;
 pub mod search;
 pub mod tune;
 
@@ -13,4 +15,5 @@ pub use board::{Board, BoardError};
 pub use eval::{Evaluator, MoveSummary, Weights, WeightsError};
 pub use input::{InputModel, InputModelError};
 pub use player::{Ai, AiConfig, Decision, Placement};
+pub use reach::{best_lock, Landing, Reach};
 pub use search::{Search, Timing};

@@ -2,14 +2,9 @@
 //! under the game's real timing, a benchmark, and conformance checks against the original.
 
 mod bench;
-mod classic_ai;
-mod classic_run;
-mod departure;
-mod gamecsv;
 mod options;
 mod play;
 mod replay;
-mod replayfile;
 mod sequence;
 mod tui;
 mod tune;

@@ -7,9 +7,10 @@ use nestris_engine::{GameType, StartConfig};
 /// Which game to start.
 #[derive(Debug, Clone, clap::Args)]
 pub struct GameOptions {
-    /// Start level (0..=19 as the menu allows; up to 255 accepted for experiments).
-    #[arg(long, default_value_t = 18)]
-    pub level: u16,
+    /// Start level (0..=19 as the menu allows; up to 255 accepted for experiments) [default:
+    /// 18]. NES rules only.
+    #[arg(long)]
+    pub level: Option<u16>,
     /// Game type: a (marathon) or b (25 lines over garbage).
     #[arg(long = "type", value_enum, default_value_t = TypeArg::A)]
     pub game_type: TypeArg,
@@ -34,33 +35,54 @@ pub enum TypeArg {
     B,
 }
 
+/// The start level when `--level` is not given.
+pub const DEFAULT_LEVEL: u16 = 18;
+
 impl GameOptions {
+    /// The start level (`--level`, 18 by default).
+    pub fn level(&self) -> u16 {
+        self.level.unwrap_or(DEFAULT_LEVEL)
+    }
+
     /// Checks ranges; a clear message for each.
     pub fn validate(&self) -> anyhow::Result<()> {
-        if self.level > 255 {
+        if self.level() > 255 {
             bail!(
                 "--level {} is out of range (0..=255; the menu offers 0..=19)",
-                self.level
+                self.level()
             );
         }
         if self.height > 5 {
             bail!("--height {} is out of range (0..=5)", self.height);
         }
-        if self.game_type == TypeArg::B && self.level > 19 {
-            bail!("--level {} is out of range for B-type (0..=19)", self.level);
+        if self.game_type == TypeArg::B && self.level() > 19 {
+            bail!(
+                "--level {} is out of range for B-type (0..=19)",
+                self.level()
+            );
         }
         Ok(())
     }
 
-    /// Checks the options against the rule set: the double killscreen is for the NES engine.
+    /// Checks the options against the rule set: levels, game types and the double
+    /// killscreen are the NES engine's.
     pub fn check_rules(&self, rules: &RulesOptions) -> anyhow::Result<()> {
-        if self.double_killscreen && rules.rules != RulesArg::Nes {
+        if rules.rules == RulesArg::Nes {
+            return Ok(());
+        }
+        let name = rules.rules_name();
+        if self.double_killscreen {
+            bail!("--double-killscreen is for the NES rules (--rules nes), not --rules {name}");
+        }
+        if let Some(level) = self.level {
             bail!(
-                "--double-killscreen is for the NES rules (--rules nes), not --rules {}",
-                rules.rules_name()
+                "--level {level} is for the NES rules (--rules nes): --rules {name} has no levels"
             );
         }
-        Ok(())
+        if self.height > 0 || self.game_type != TypeArg::A {
+            bail!("--type and --height apply to --rules nes only");
+        }
+        rules.validate()
     }
 
     /// The start of game number `index` (deterministic in seed and index).
@@ -69,11 +91,13 @@ impl GameOptions {
             TypeArg::A => GameType::A,
             TypeArg::B => GameType::B,
         };
-        let mixed = self
-            .seed
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .wrapping_add(index.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        StartConfig::from_seed(mixed, self.level as u8, game_type, self.height)
+        nestris_session::nes::start_config(
+            self.seed,
+            index,
+            self.level() as u8,
+            game_type,
+            self.height,
+        )
     }
 
     /// Game number `index`, ready for its first frame, with the departures these options ask
@@ -197,6 +221,17 @@ pub enum RulesArg {
     Relaytris,
     /// The QBasic tutorial Tetris (nestris_classic::Qbasic).
     Qbasic,
+}
+
+impl RulesOptions {
+    /// The rule set.
+    pub fn rules(&self) -> nestris_session::Rules {
+        match self.rules {
+            RulesArg::Nes => nestris_session::Rules::Nes,
+            RulesArg::Relaytris => nestris_session::Rules::Relaytris,
+            RulesArg::Qbasic => nestris_session::Rules::Qbasic,
+        }
+    }
 }
 
 /// `--sega-next-game`.

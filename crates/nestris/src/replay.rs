@@ -15,11 +15,11 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::Terminal;
 
-use crate::replayfile::Replay;
 use crate::tui::session::{self, input_string, Playback, Run, Speed};
 use crate::tui::term::Tui;
 use crate::tui::view::{self, Hud};
 use crate::watch::parse_speed;
+use nestris_session::replayfile::Replay;
 
 /// Play a recording back.
 #[derive(Debug, Clone, clap::Args)]

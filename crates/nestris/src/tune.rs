@@ -85,7 +85,7 @@ fn fitness(args: &TuneArgs, w: &Weights, seed: u64, stop: &AtomicBool) -> Option
 }
 
 fn write_atomic(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
-    crate::replayfile::write_atomic(path, text.as_bytes())
+    nestris_session::replayfile::write_atomic(path, text.as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
@@ -104,7 +104,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         args.games,
         args.line_cap,
         args.game.seed,
-        args.game.level,
+        args.game.level(),
         args.game.game_type,
         args.game.height,
         args.game.double_killscreen,

@@ -407,3 +407,65 @@ fn bench_classic_resumes() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The classic rule sets in the shared game loop: `--max-frames` ends their games (in ticks),
+/// the options they cannot honour are refused with the reason.
+#[test]
+fn classic_watch_honours_or_refuses_the_options() {
+    let out = ok(&[
+        "watch",
+        "--headless",
+        "--rules",
+        "relaytris",
+        "--games",
+        "2",
+        "--max-frames",
+        "600",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    // 600 ticks at one move every 6 ticks: 100 moves, a handful of pieces.
+    for (i, l) in lines.iter().enumerate() {
+        assert!(l.starts_with(&format!("game {}: score ", i + 1)), "{out}");
+        let pieces: u32 = l
+            .rsplit(' ')
+            .next()
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(u32::MAX);
+        assert!((3..=30).contains(&pieces), "{out}");
+    }
+    let dir = scratch("classic-record");
+    let rec = dir.join("r.nestris");
+    let rec = rec.to_str().expect("utf-8 path");
+    for (args, want) in [
+        (
+            vec!["watch", "--headless", "--rules", "qbasic", "--record", rec],
+            "--rules qbasic games cannot be recorded",
+        ),
+        (
+            vec![
+                "watch",
+                "--headless",
+                "--rules",
+                "relaytris",
+                "--level",
+                "5",
+            ],
+            "--level 5 is for the NES rules",
+        ),
+        (
+            vec![
+                "bench", "--rules", "qbasic", "--level", "19", "--games", "1",
+            ],
+            "--level 19 is for the NES rules",
+        ),
+        (
+            vec!["watch", "--headless", "--rules", "qbasic", "--type", "b"],
+            "--type and --height apply to --rules nes only",
+        ),
+    ] {
+        let err = fails(&args);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    assert!(!std::path::Path::new(rec).exists());
+}

@@ -4,8 +4,7 @@
 
 #![allow(dead_code)]
 
-#[path = "../../src/replayfile.rs"]
-pub mod replayfile;
+pub use nestris_session::replayfile;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,0 +1,79 @@
+//! The one thing the AI needs from a rule set: the locks the current piece can reach from
+//! here, and what each leaves behind ([`Reach`]). The placement chooser over it
+//! ([`best_lock`]) is the AI of every rule set that is played lock by lock (the classic
+//! games, [`crate::classic`]); the NES AI ([`crate::Ai`]) searches the same locks frame by
+//! frame under the game's timing.
+
+use crate::board::Board;
+use crate::eval::{Evaluator, MoveSummary};
+
+/// Cost of losing the game.
+pub const TOP_OUT: f64 = 1.0e9;
+
+/// What a lock leaves: the board as the evaluator sees it (bottom-aligned on the AI's
+/// 10x22 board), and the counts the evaluation takes.
+#[derive(Clone, Debug)]
+pub struct Landing {
+    /// The board after the lock and its line clears.
+    pub board: Board,
+    /// Lines the lock cleared.
+    pub lines: u32,
+    /// Rows between the floor and the piece's lowest cell (0 on the floor).
+    pub lock_height: u32,
+    /// How many of the seven pieces could not appear after this lock (the game would end).
+    pub blocked: u32,
+}
+
+/// A position of a rule set as the AI sees it: the locks of the current piece reachable from
+/// here, what each leaves, and the position after it (with the next piece current).
+pub trait Reach: Clone {
+    /// A lock and the way to reach it.
+    type Lock;
+    /// Every lock the current piece can reach from here (empty when the game is over).
+    fn locks(&self) -> Vec<Self::Lock>;
+    /// What `lock` leaves behind.
+    fn landing(&self, lock: &Self::Lock) -> Landing;
+    /// The position after `lock`, with the next piece current; `None` when the next piece
+    /// cannot appear (the game ends).
+    fn after(&self, lock: &Self::Lock) -> Option<Self>;
+}
+
+/// The lock the AI plays for the current piece with its cost (lower is better), over two
+/// plies: each lock is followed by the best lock of the known next piece; after that, each
+/// of the seven pieces that could not appear adds a seventh of [`TOP_OUT`] (the third piece
+/// is unknown). A lock after which the next piece cannot appear loses the game and is taken
+/// only when every lock does. `None` when there is no lock (the game is over).
+pub fn best_lock<R: Reach>(pos: &R, eval: &Evaluator) -> Option<(R::Lock, f64)> {
+    let locks = pos.locks();
+    let mut best: Option<(f64, usize)> = None;
+    for (i, l1) in locks.iter().enumerate() {
+        let first = pos.landing(l1);
+        let mut m1 = MoveSummary::default();
+        m1.add(0, first.lines, first.lock_height, 0);
+        let cost = match pos.after(l1) {
+            Some(after) => {
+                // The known next piece, from where it appears.
+                let mut v = f64::INFINITY;
+                for l2 in after.locks() {
+                    let second = after.landing(&l2);
+                    let mut m2 = m1;
+                    m2.add(1, second.lines, second.lock_height, 0);
+                    let c = eval.cost(&second.board, &m2) + second.blocked as f64 * TOP_OUT / 7.0;
+                    v = v.min(c);
+                }
+                if v.is_finite() {
+                    v
+                } else {
+                    eval.cost(&first.board, &m1)
+                }
+            }
+            // The next piece cannot appear: the game ends.
+            None => TOP_OUT * 2.0 + eval.cost(&first.board, &m1),
+        };
+        if best.is_none_or(|(b, _)| cost < b) {
+            best = Some((cost, i));
+        }
+    }
+    let (cost, i) = best?;
+    locks.into_iter().nth(i).map(|l| (l, cost))
+}
