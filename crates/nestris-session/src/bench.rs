@@ -221,6 +221,8 @@ pub struct ReportSetup {
     pub seed: u64,
     /// The AI's search widths: deep locks, deep next, blind locks, blind next.
     pub widths: [usize; 4],
+    /// The position file the games start from (a departure), if any.
+    pub position: Option<String>,
 }
 
 /// The report over finished games.
@@ -303,6 +305,10 @@ pub fn report(results: &[GameResult], s: &ReportSetup, wall: Duration) -> serde_
         "decision_ms_p99": times.percentile_ms(99.0),
         "wall_seconds": wall.as_secs_f64(),
     });
+    if let Some(p) = &s.position {
+        v["position"] = p.clone().into();
+        v["departure"] = true.into();
+    }
     if s.rules != crate::Rules::Nes {
         classic_keys(&mut v, results, s);
     } else if s.departure {

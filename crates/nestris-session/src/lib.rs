@@ -20,6 +20,7 @@ pub mod departure;
 pub mod gamecsv;
 pub mod nes;
 pub mod player;
+pub mod position;
 pub mod replayfile;
 pub mod rules;
 pub mod run;

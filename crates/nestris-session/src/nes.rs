@@ -66,6 +66,9 @@ pub struct Nes {
     pub game: Game,
     /// The randomizer that replaces the game's picker, if any.
     pub departure: Option<Departure>,
+    /// The game started from a position rather than at the menu (a departure,
+    /// [`crate::position`]).
+    pub from_position: bool,
     last_spawn: Option<u8>,
 }
 
@@ -77,6 +80,7 @@ impl Nes {
         Nes {
             game,
             departure,
+            from_position: false,
             last_spawn: None,
         }
     }
@@ -169,7 +173,12 @@ impl RuleSet for Nes {
     }
 
     fn departure_suffix(&self) -> String {
-        departure_suffix(&self.game)
+        let mut s = departure_suffix(&self.game);
+        if self.from_position {
+            s.push_str(" · ");
+            s.push_str(crate::position::LABEL);
+        }
+        s
     }
 
     fn outcome(&self) -> Option<Outcome> {

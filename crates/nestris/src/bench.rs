@@ -11,7 +11,7 @@ use anyhow::bail;
 use nestris_ai::{Ai, Evaluator};
 use nestris_session::bench::{self, Event, GameResult, Limits, ReportSetup, RunSpec};
 use nestris_session::classic::{ClassicAi, ClassicRow, ClassicRun};
-use nestris_session::nes::{Nes, NesAi};
+use nestris_session::nes::NesAi;
 use nestris_session::Rules;
 
 use crate::options::{AiOptions, GameOptions, RulesOptions, TypeArg};
@@ -141,6 +141,14 @@ impl BenchArgs {
             "randomizer": self.rules.randomizer_spec().to_string(),
             "sega_next_game": format!("{:?}", self.rules.sega_next_game).to_lowercase(),
         });
+        if let Some(path) = &self.game.position {
+            // The same file name with another position gives other games.
+            let bytes = std::fs::read(path).map_err(|e| {
+                anyhow::anyhow!("cannot read the position file {}: {e}", path.display())
+            })?;
+            v["position"] = path.display().to_string().into();
+            v["position_crc32"] = format!("{:08x}", crc32fast::hash(&bytes)).into();
+        }
         if let Some(path) = &self.ai.weights {
             // The same file name with other weights gives other games.
             let bytes = std::fs::read(path)
@@ -172,6 +180,7 @@ impl BenchArgs {
                 self.ai.blind_locks,
                 self.ai.blind_next,
             ],
+            position: self.game.position.as_ref().map(|p| p.display().to_string()),
         }
     }
 
@@ -201,7 +210,7 @@ pub fn play_game(
     stop: &AtomicBool,
     departure: Option<nestris_classic::AnyRandomizer>,
 ) -> Option<GameResult> {
-    let game = Nes::new(game_opts.start_game(index), departure);
+    let game = game_opts.nes(index, departure);
     let limits = Limits {
         lines: line_cap,
         ..Limits::default()
@@ -246,8 +255,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 |i, stop| {
                     let mut ai = NesAi(Ai::new(cfg.clone()));
                     let departure = randomizers.as_ref().map(|d| d[i as usize].clone());
-                    let game = Nes::new(args.game.start_game(i), departure);
-                    bench::play(game, &mut ai, i, &limits, stop)
+                    bench::play(args.game.nes(i, departure), &mut ai, i, &limits, stop)
                 },
                 |e| progress.event(e),
             )?;
@@ -402,7 +410,10 @@ fn print_table(v: &serde_json::Value) {
         },
         v["ai"].as_str().unwrap_or("")
     );
-    if v["departure"].as_bool() == Some(true) {
+    if let Some(p) = v["position"].as_str() {
+        println!("position           {p} (departure from the original)");
+    }
+    if v["departure"].as_bool() == Some(true) && v.get("randomizer").is_some() {
         println!(
             "randomizer         {} (departure from the original)",
             v["randomizer"].as_str().unwrap_or("")

@@ -24,6 +24,14 @@ pub struct GameOptions {
     /// frame. A departure from the original game (the field's AI format uses it).
     #[arg(long)]
     pub double_killscreen: bool,
+    /// Start every game from the position in FILE (board, current and next piece, level,
+    /// lines, score; see the README). A departure from the original game, labelled as one.
+    /// NES rules, A-type only; it sets the level (no --level).
+    #[arg(long, value_name = "FILE")]
+    pub position: Option<std::path::PathBuf>,
+    /// The position read from --position.
+    #[arg(skip)]
+    pub position_cache: std::sync::OnceLock<Option<nestris_session::position::Position>>,
 }
 
 /// A or B.
@@ -44,8 +52,38 @@ impl GameOptions {
         self.level.unwrap_or(DEFAULT_LEVEL)
     }
 
+    /// The position of `--position` (read once; the error names the file, the line and the
+    /// problem).
+    pub fn position(&self) -> anyhow::Result<Option<&nestris_session::position::Position>> {
+        if let Some(p) = self.position_cache.get() {
+            return Ok(p.as_ref());
+        }
+        let parsed = match &self.position {
+            None => None,
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read the position file {}", path.display()))?;
+                Some(
+                    nestris_session::position::Position::parse(&text)
+                        .with_context(|| format!("position file {}", path.display()))?,
+                )
+            }
+        };
+        Ok(self.position_cache.get_or_init(|| parsed).as_ref())
+    }
+
     /// Checks ranges; a clear message for each.
     pub fn validate(&self) -> anyhow::Result<()> {
+        if let Some(path) = &self.position {
+            if let Some(level) = self.level {
+                bail!("--level {level} with --position: the position file sets the level");
+            }
+            if self.game_type != TypeArg::A || self.height > 0 {
+                bail!("--position starts A-type games: leave out --type and --height");
+            }
+            self.position()?;
+            let _ = path;
+        }
         if self.level() > 255 {
             bail!(
                 "--level {} is out of range (0..=255; the menu offers 0..=19)",
@@ -82,6 +120,9 @@ impl GameOptions {
         if self.height > 0 || self.game_type != TypeArg::A {
             bail!("--type and --height apply to --rules nes only");
         }
+        if self.position.is_some() {
+            bail!("--position is for the NES rules (--rules nes), not --rules {name}");
+        }
         rules.validate()
     }
 
@@ -101,11 +142,27 @@ impl GameOptions {
     }
 
     /// Game number `index`, ready for its first frame, with the departures these options ask
-    /// for (the double killscreen).
+    /// for (the double killscreen, the start from a position).
     pub fn start_game(&self, index: u64) -> nestris_engine::Game {
-        let mut game = nestris_engine::Game::start(self.start_config(index));
+        let start = self.start_config(index);
+        let mut game = match self.position().ok().flatten() {
+            Some(p) => p.game(&start),
+            None => nestris_engine::Game::start(start),
+        };
         game.set_double_killscreen(self.double_killscreen);
         game
+    }
+
+    /// Game number `index` as the session's NES game, dealing from `randomizer` instead of
+    /// the game's picker when given (a departure).
+    pub fn nes(
+        &self,
+        index: u64,
+        randomizer: Option<nestris_classic::AnyRandomizer>,
+    ) -> nestris_session::nes::Nes {
+        let mut nes = nestris_session::nes::Nes::new(self.start_game(index), randomizer);
+        nes.from_position = self.position.is_some();
+        nes
     }
 }
 

@@ -137,6 +137,9 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             rules.name()
         );
     }
+    if args.record.is_some() && args.game.position.is_some() {
+        bail!("--record: a game started from a position would not replay (recordings start games at the menu)");
+    }
     if args.record.is_some() && args.rules.is_departure() {
         bail!("--record: a game with another randomizer ({}) would not replay on the original's picker", args.rules.randomizer_label());
     }
@@ -152,7 +155,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             play(
                 args,
                 map,
-                |index| Run::with_rules(args.game.start_game(index), index, &mut randomizers),
+                |index| Run::with_rules(&args.game, index, &mut randomizers),
                 |run, index| {
                     if let Some(path) = &args.record {
                         let start = args.game.start_config(index);

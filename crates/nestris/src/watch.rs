@@ -84,6 +84,9 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
             rules.name()
         );
     }
+    if args.record.is_some() && args.game.position.is_some() {
+        bail!("--record: a game started from a position would not replay (recordings start games at the menu)");
+    }
     if args.record.is_some() && args.rules.is_departure() {
         bail!("--record: a game with another randomizer ({}) would not replay on the original's picker", args.rules.randomizer_label());
     }
@@ -95,7 +98,7 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
         Rules::Nes => {
             let new_game = |index: u64| -> anyhow::Result<(Run<Nes>, NesAi)> {
                 let start = args.game.start_config(index);
-                let mut run = Run::with_rules(args.game.start_game(index), index, &mut randomizers);
+                let mut run = Run::with_rules(&args.game, index, &mut randomizers);
                 if let Some(path) = &args.record {
                     run.record(&numbered_path(path, index), start, meta(args, index))?;
                 }

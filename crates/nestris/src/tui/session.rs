@@ -93,7 +93,12 @@ impl Shown for Nes {
         pieces(&self.game)
     }
     fn departure_lines(&self) -> Vec<ratatui::text::Line<'static>> {
-        departure_lines(&self.game)
+        let mut l = departure_lines(&self.game);
+        if self.from_position {
+            l.push(ratatui::text::Line::from("started from a position"));
+            l.push(ratatui::text::Line::from("(departure from the original)"));
+        }
+        l
     }
     fn piece_in_play(&self) -> bool {
         self.game.piece_active()
@@ -113,7 +118,7 @@ impl Shown for Nes {
             g.level,
             pieces(g),
             frames,
-            departure_suffix(g)
+            self.departure_suffix()
         )
     }
     fn draw(f: &mut ratatui::Frame, run: &Run<Self>, hud: &super::view::Hud) {
@@ -154,12 +159,12 @@ impl Run<Nes> {
     /// The game `index` of a session (`game`, not stepped yet) with these rules: the NES
     /// picker, or the next game's randomizer from `randomizers` (a departure).
     pub fn with_rules(
-        game: Game,
+        game: &crate::options::GameOptions,
         index: u64,
         randomizers: &mut Option<crate::sequence::GameRandomizers>,
     ) -> Run<Nes> {
         let randomizer = randomizers.as_mut().map(|r| r.next_game());
-        Run::new(Nes::new(game, randomizer), index)
+        Run::new(game.nes(index, randomizer), index)
     }
 }
 

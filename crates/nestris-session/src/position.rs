@@ -1,0 +1,350 @@
+//! Positions to start a game from: a board, the current and next piece, level, lines and
+//! score, in a small text file ([`Position::parse`], format in the README, "Starting from a
+//! position").
+//!
+//! ```text
+//! # comments start with #
+//! level 18
+//! lines 12
+//! score 34000
+//! piece T
+//! next I
+//! board
+//! ..........
+//! ...                (20 rows of `.` and `#`, top row first)
+//! ```
+//!
+//! `board` is followed either by 20 lines of 10 `.`/`#` characters, or on the same line by
+//! 200 characters of `0`/`1` (row by row from the top, as StackRabbit takes a board).
+//!
+//! A game started from a position is a departure from a game started at the menu and is
+//! labelled as one ([`LABEL`]). Its generator and frame counter come from the session's start
+//! configuration, so games from the same position still differ by seed and index, and the
+//! same seed gives the same games.
+
+use nestris_engine::{bcd, Game, Orientation, PieceKind, Playfield, Snapshot, StartConfig, Tile};
+
+/// How a game started from a position is named wherever it is shown.
+pub const LABEL: &str = "started from a position (departure from the original)";
+
+/// A position read from a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// Rows top to bottom, bit x = column x.
+    pub rows: [u16; 20],
+    /// The current piece (spawns as the game spawns it, at the top).
+    pub piece: PieceKind,
+    /// The next piece (the preview).
+    pub next: PieceKind,
+    /// Level 0..=255.
+    pub level: u8,
+    /// Lines 0..=9999.
+    pub lines: u32,
+    /// Score.
+    pub score: u64,
+}
+
+/// A position file that cannot be read: the line (1-based; 0 for the file as a whole) and
+/// the problem.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct PositionError {
+    /// The line.
+    pub line: usize,
+    /// The problem.
+    pub message: String,
+}
+
+fn err(line: usize, message: impl Into<String>) -> PositionError {
+    PositionError {
+        line,
+        message: message.into(),
+    }
+}
+
+fn piece(line: usize, key: &str, v: &str) -> Result<PieceKind, PositionError> {
+    let mut c = v.chars();
+    match (c.next(), c.next()) {
+        (Some(ch), None) => PieceKind::from_letter(ch.to_ascii_uppercase()),
+        _ => None,
+    }
+    .ok_or_else(|| {
+        err(
+            line,
+            format!("{key} {v:?} is not a piece: use one of T J Z O S L I"),
+        )
+    })
+}
+
+fn number(line: usize, key: &str, v: &str, max: u64) -> Result<u64, PositionError> {
+    match v.parse::<u64>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(err(
+            line,
+            format!("{key} {v:?} is not a number in 0..={max}"),
+        )),
+    }
+}
+
+impl Position {
+    /// Reads a position file's text.
+    pub fn parse(text: &str) -> Result<Position, PositionError> {
+        let mut rows: Option<[u16; 20]> = None;
+        let (mut piece_kind, mut next) = (None, None);
+        let (mut level, mut lines, mut score) = (None, None, None);
+        let mut it = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+        let mut board_line = 0;
+        while let Some((n, raw)) = it.next() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            // `#` starts a comment only at the start of a line or after a space: board rows
+            // are read below, before this.
+            let line = if raw.trim_start().starts_with('#') {
+                ""
+            } else {
+                line
+            };
+            if line.is_empty() {
+                continue;
+            }
+            let mut words = line.split_whitespace();
+            let key = words.next().unwrap_or("");
+            let value = words.next();
+            if words.next().is_some() {
+                return Err(err(n, format!("{key}: one value expected, found more")));
+            }
+            let seen = match key {
+                "level" => level.is_some(),
+                "lines" => lines.is_some(),
+                "score" => score.is_some(),
+                "piece" => piece_kind.is_some(),
+                "next" => next.is_some(),
+                "board" => rows.is_some(),
+                _ => return Err(err(
+                    n,
+                    format!(
+                        "unknown key {key:?}: expected level, lines, score, piece, next or board"
+                    ),
+                )),
+            };
+            if seen {
+                return Err(err(n, format!("{key} is given twice")));
+            }
+            if key == "board" {
+                board_line = n;
+                rows = Some(match value {
+                    Some(bits) => Self::board_bits(n, bits)?,
+                    None => Self::board_rows(n, &mut it)?,
+                });
+                continue;
+            }
+            let Some(v) = value else {
+                return Err(err(n, format!("{key}: value missing")));
+            };
+            match key {
+                "level" => level = Some(number(n, key, v, 255)? as u8),
+                "lines" => lines = Some(number(n, key, v, 9999)? as u32),
+                "score" => score = Some(number(n, key, v, 9_999_999)?),
+                "piece" => piece_kind = Some(piece(n, key, v)?),
+                _ => next = Some(piece(n, key, v)?),
+            }
+        }
+        let last = text.lines().count();
+        let rows = rows.ok_or_else(|| err(last, "the board is missing (a `board` line)"))?;
+        let piece_kind =
+            piece_kind.ok_or_else(|| err(last, "the current piece is missing (`piece T`)"))?;
+        let next = next.ok_or_else(|| err(last, "the next piece is missing (`next I`)"))?;
+        let p = Position {
+            rows,
+            piece: piece_kind,
+            next,
+            level: level.unwrap_or(18),
+            lines: lines.unwrap_or(0),
+            score: score.unwrap_or(0),
+        };
+        if let Some(r) = p.rows.iter().position(|&r| r == 0x3FF) {
+            return Err(err(
+                board_line,
+                format!("board row {} is full (the game clears full rows)", r + 1),
+            ));
+        }
+        let spawn = p.piece.spawn();
+        if !nestris_ai::Board::from_playfield(&p.playfield()).fits(spawn as u8, 5, 0) {
+            return Err(err(
+                board_line,
+                format!(
+                    "the {} piece cannot spawn: the board covers its cells at the top",
+                    p.piece.letter()
+                ),
+            ));
+        }
+        Ok(p)
+    }
+
+    fn board_bits(n: usize, bits: &str) -> Result<[u16; 20], PositionError> {
+        let len = bits.chars().count();
+        if len != 200 {
+            return Err(err(
+                n,
+                format!("board: {len} characters, expected 200 of 0 and 1 (or 20 rows of . and # on the lines after `board`)"),
+            ));
+        }
+        let mut rows = [0u16; 20];
+        for (i, c) in bits.chars().enumerate() {
+            match c {
+                '0' => {}
+                '1' => rows[i / 10] |= 1 << (i % 10),
+                other => {
+                    return Err(err(
+                        n,
+                        format!("board: character {} is {other:?}, expected 0 or 1", i + 1),
+                    ))
+                }
+            }
+        }
+        Ok(rows)
+    }
+
+    fn board_rows<'a>(
+        n: usize,
+        it: &mut impl Iterator<Item = (usize, &'a str)>,
+    ) -> Result<[u16; 20], PositionError> {
+        let mut rows = [0u16; 20];
+        let mut last = n;
+        for (r, row) in rows.iter_mut().enumerate() {
+            let Some((ln, text)) = it.next() else {
+                return Err(err(
+                    last,
+                    format!("board: {r} rows, expected 20 rows of 10 `.`/`#`"),
+                ));
+            };
+            last = ln;
+            let text = text.trim();
+            if text.chars().count() != 10 {
+                return Err(err(
+                    ln,
+                    format!(
+                        "board row {}: {:?} has {} characters, expected 10 of `.` and `#`",
+                        r + 1,
+                        text,
+                        text.chars().count()
+                    ),
+                ));
+            }
+            for (x, c) in text.chars().enumerate() {
+                match c {
+                    '.' => {}
+                    '#' => *row |= 1 << x,
+                    other => {
+                        return Err(err(
+                            ln,
+                            format!(
+                                "board row {}: column {} is {other:?}, expected `.` or `#`",
+                                r + 1,
+                                x + 1
+                            ),
+                        ))
+                    }
+                }
+            }
+        }
+        Ok(rows)
+    }
+
+    /// The board as the engine's playfield.
+    pub fn playfield(&self) -> Playfield {
+        let mut p = Playfield::new();
+        for (y, &row) in self.rows.iter().enumerate() {
+            for x in 0..10 {
+                if row & (1 << x) != 0 {
+                    p.set((y * 10 + x) as u8, Tile::Hollow);
+                }
+            }
+        }
+        p
+    }
+
+    /// The position as text (the format [`Position::parse`] reads).
+    pub fn to_text(&self) -> String {
+        let mut s = format!(
+            "level {}\nlines {}\nscore {}\npiece {}\nnext {}\nboard\n",
+            self.level,
+            self.lines,
+            self.score,
+            self.piece.letter(),
+            self.next.letter()
+        );
+        for &row in &self.rows {
+            for x in 0..10 {
+                s.push(if row & (1 << x) != 0 { '#' } else { '.' });
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    /// The game at this position, the current piece just spawned; its generator, spawn count
+    /// and frame counter from `start` (a session's start of this game).
+    pub fn game(&self, start: &StartConfig) -> Game {
+        let spawn = self.piece.spawn();
+        let next: Orientation = self.next.spawn();
+        let snapshot = Snapshot {
+            rng: start.rng,
+            spawn_id: next as u8,
+            spawn_count: start.spawn_count,
+            frame_counter: start.frame_counter,
+            game_type: 0,
+            start_height: 0,
+            level: self.level,
+            lines: bcd::lines_encode(self.lines),
+            score: bcd::to_bcd(self.score.min(999_999)),
+            piece: spawn as u8,
+            next: next as u8,
+            x: 5,
+            y: 0,
+            play_state: 1,
+            fall_timer: 0,
+            das: 0,
+            ary: 0,
+            hold_down_points: 0,
+            vram_row: 32,
+            game_over: false,
+            paused: false,
+            playfield: self.playfield(),
+        };
+        let mut game = Game::resume(&snapshot).expect("a position makes a valid snapshot");
+        game.score_uncapped = self.score;
+        game.stats[self.piece as usize] = 1;
+        game
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_game() {
+        let mut text = "level 19\nlines 30\nscore 123456\npiece L\nnext I\nboard\n".to_string();
+        text.push_str(&"..........\n".repeat(18));
+        text.push_str("#########.\n##.######.\n");
+        let p = Position::parse(&text).expect("valid");
+        assert_eq!(p.to_text(), text);
+        let start = StartConfig::from_seed(1, 19, nestris_engine::GameType::A, 0);
+        let g = p.game(&start);
+        assert_eq!(g.level, 19);
+        assert_eq!(g.lines_value(), 30);
+        assert_eq!(g.score_value(), 123456);
+        assert_eq!(g.active_piece().map(|o| o.kind()), Some(PieceKind::L));
+        assert_eq!(g.next_piece().map(|o| o.kind()), Some(PieceKind::I));
+        assert!(g.playfield.occupied_at(0, 19));
+        assert!(!g.playfield.occupied_at(2, 19));
+        // The StackRabbit form of the same board.
+        let bits: String = p
+            .rows
+            .iter()
+            .flat_map(|&r| (0..10).map(move |x| if r & (1 << x) != 0 { '1' } else { '0' }))
+            .collect();
+        let short = format!("piece L\nnext I\nlevel 19\nlines 30\nscore 123456\nboard {bits}\n");
+        assert_eq!(Position::parse(&short), Ok(p));
+    }
+}

@@ -1,0 +1,143 @@
+//! `--position FILE` through the built binary, driven by the files in tests/data/positions:
+//! every `bad-*.txt` is refused with the error its first line names; the good positions
+//! start games that are labelled as a departure, the same in both board notations.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn nestris(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nestris"))
+        .args(args)
+        .output()
+        .expect("run nestris")
+}
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/positions")
+}
+
+fn file(name: &str) -> String {
+    dir().join(name).to_string_lossy().into_owned()
+}
+
+#[test]
+fn bad_position_files_name_the_line_and_the_problem() {
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir()).expect("positions dir") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        if !name.starts_with("bad-") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("read");
+        let want = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# expect: "))
+            .unwrap_or_else(|| panic!("{name}: first line must be `# expect: ...`"));
+        let p = path.to_string_lossy().into_owned();
+        for args in [
+            vec!["watch", "--headless", "--position", &p],
+            vec!["bench", "--games", "1", "--position", &p],
+        ] {
+            let out = nestris(&args);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{name} {args:?}: {err}");
+            assert!(out.stdout.is_empty(), "{name}");
+            assert!(
+                err.contains(&name),
+                "{name}: the error names the file: {err}"
+            );
+            assert!(err.contains(want), "{name}: want {want:?} in {err}");
+        }
+        n += 1;
+    }
+    assert!(n >= 10, "{n} bad files");
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = nestris(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn games_start_from_the_position_and_say_so() {
+    let a = file("well.txt");
+    let b = file("well-stackrabbit.txt");
+    let args = |p: &str| {
+        stdout(&[
+            "watch",
+            "--headless",
+            "--games",
+            "2",
+            "--max-frames",
+            "400",
+            "--position",
+            p,
+        ])
+    };
+    let out = args(&a);
+    assert_eq!(out, args(&b), "the two notations are the same position");
+    let first = out.lines().next().unwrap_or_default();
+    // The position's lines and score (and level 18) are where the game starts from.
+    assert!(first.contains("level 18"), "{out}");
+    assert!(
+        first.ends_with("· started from a position (departure from the original)"),
+        "{out}"
+    );
+    let lines: u32 = first
+        .split("lines ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    // The game goes on from the position's 24 lines (the well is open: it clears some).
+    assert!(lines > 24, "{out}");
+    let json: serde_json::Value = serde_json::from_str(&stdout(&[
+        "bench",
+        "--games",
+        "2",
+        "--line-cap",
+        "40",
+        "--json",
+        "--position",
+        &a,
+    ]))
+    .expect("json");
+    assert_eq!(json["departure"], true, "{json}");
+    assert!(
+        json["position"]
+            .as_str()
+            .is_some_and(|p| p.ends_with("well.txt")),
+        "{json}"
+    );
+    assert!(json["mean_lines"].as_f64().unwrap_or(0.0) >= 40.0, "{json}");
+    // Options the position decides, or that cannot hold such a game, are refused.
+    for (extra, want) in [
+        (vec!["--level", "19"], "the position file sets the level"),
+        (vec!["--type", "b"], "--position starts A-type games"),
+        (
+            vec!["--record", "x.nestris"],
+            "started from a position would not replay",
+        ),
+        (vec!["--rules", "qbasic"], "--position is for the NES rules"),
+    ] {
+        let mut args = vec!["watch", "--headless", "--position", &a];
+        args.extend(extra);
+        let out = nestris(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains(want),
+            "{args:?}: {err}"
+        );
+    }
+}
