@@ -79,6 +79,7 @@ impl<G: ClassicGame + Clone> Reach for ClassicReach<G> {
             lines,
             lock_height: lock_height(p, self.0.height()),
             blocked: blocked(&self.0, &board),
+            level: 0,
         }
     }
 

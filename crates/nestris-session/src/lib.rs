@@ -14,10 +14,12 @@
 //!   in the field's format; [`gamecsv`], the per-game CSV that makes a run resumable.
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod bench;
 pub mod classic;
 pub mod departure;
 pub mod gamecsv;
+pub mod inputs;
 pub mod nes;
 pub mod player;
 pub mod position;

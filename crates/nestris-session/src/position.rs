@@ -34,8 +34,8 @@ pub struct Position {
     pub rows: [u16; 20],
     /// The current piece (spawns as the game spawns it, at the top).
     pub piece: PieceKind,
-    /// The next piece (the preview).
-    pub next: PieceKind,
+    /// The next piece (the preview), if known (games need it; the analysis can do without).
+    pub next: Option<PieceKind>,
     /// Level 0..=255.
     pub level: u8,
     /// Lines 0..=9999.
@@ -86,7 +86,96 @@ fn number(line: usize, key: &str, v: &str, max: u64) -> Result<u64, PositionErro
     }
 }
 
+/// Reads a board given in one string: 200 cells, row by row from the top, each `0` or `.`
+/// (empty) or `1` or `#` (filled); whitespace and `/` between them are ignored (so 20 rows
+/// of `.`/`#` on separate lines also do).
+pub fn parse_board(text: &str) -> Result<[u16; 20], String> {
+    let cells: Vec<char> = text
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '/')
+        .collect();
+    if cells.len() != 200 {
+        return Err(format!(
+            "{} cells, expected 200 (20 rows of 10: `0`/`1` or `.`/`#`)",
+            cells.len()
+        ));
+    }
+    let mut rows = [0u16; 20];
+    for (i, c) in cells.iter().enumerate() {
+        match c {
+            '0' | '.' => {}
+            '1' | '#' => rows[i / 10] |= 1 << (i % 10),
+            other => {
+                return Err(format!(
+                    "cell {} (row {}, column {}) is {other:?}, expected 0, 1, . or #",
+                    i + 1,
+                    i / 10 + 1,
+                    i % 10 + 1
+                ))
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// An orientation by its name (`Tu Tr Td Tl Jl Ju Jr Jd Zh Zv O Sh Sv Lr Ld Ll Lu Iv Ih`) or
+/// its id (0..=18).
+pub fn parse_orientation(s: &str) -> Option<Orientation> {
+    let t = s.trim();
+    if let Ok(id) = t.parse::<u8>() {
+        return Orientation::from_id(id);
+    }
+    Orientation::ALL
+        .iter()
+        .copied()
+        .find(|o| format!("{o:?}").eq_ignore_ascii_case(t))
+}
+
 impl Position {
+    /// A position from its parts; `board` as [`parse_board`] reads it. The error names what
+    /// is wrong.
+    pub fn from_parts(
+        board: &str,
+        piece: PieceKind,
+        next: Option<PieceKind>,
+        level: u8,
+        lines: u32,
+        score: u64,
+    ) -> Result<Position, String> {
+        let rows = parse_board(board).map_err(|e| format!("board: {e}"))?;
+        if lines > 9999 {
+            return Err(format!("lines {lines} is out of range (0..=9999)"));
+        }
+        let p = Position {
+            rows,
+            piece,
+            next,
+            level,
+            lines,
+            score,
+        };
+        p.check()?;
+        Ok(p)
+    }
+
+    /// Checks that the game could be here: no full row, and the current piece can spawn.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(r) = self.rows.iter().position(|&r| r == 0x3FF) {
+            return Err(format!(
+                "board row {} is full (the game clears full rows)",
+                r + 1
+            ));
+        }
+        let spawn = self.piece.spawn();
+        if !nestris_ai::Board::from_playfield(&self.playfield()).fits(spawn as u8, 5, 0) {
+            return Err(format!(
+                "the {} piece cannot spawn: the board covers its cells at the top",
+                self.piece.letter()
+            ));
+        }
+        Ok(())
+    }
+
     /// Reads a position file's text.
     pub fn parse(text: &str) -> Result<Position, PositionError> {
         let mut rows: Option<[u16; 20]> = None;
@@ -119,12 +208,14 @@ impl Position {
                 "piece" => piece_kind.is_some(),
                 "next" => next.is_some(),
                 "board" => rows.is_some(),
-                _ => return Err(err(
-                    n,
-                    format!(
+                _ => {
+                    return Err(err(
+                        n,
+                        format!(
                         "unknown key {key:?}: expected level, lines, score, piece, next or board"
                     ),
-                )),
+                    ))
+                }
             };
             if seen {
                 return Err(err(n, format!("{key} is given twice")));
@@ -152,7 +243,6 @@ impl Position {
         let rows = rows.ok_or_else(|| err(last, "the board is missing (a `board` line)"))?;
         let piece_kind =
             piece_kind.ok_or_else(|| err(last, "the current piece is missing (`piece T`)"))?;
-        let next = next.ok_or_else(|| err(last, "the next piece is missing (`next I`)"))?;
         let p = Position {
             rows,
             piece: piece_kind,
@@ -161,22 +251,7 @@ impl Position {
             lines: lines.unwrap_or(0),
             score: score.unwrap_or(0),
         };
-        if let Some(r) = p.rows.iter().position(|&r| r == 0x3FF) {
-            return Err(err(
-                board_line,
-                format!("board row {} is full (the game clears full rows)", r + 1),
-            ));
-        }
-        let spawn = p.piece.spawn();
-        if !nestris_ai::Board::from_playfield(&p.playfield()).fits(spawn as u8, 5, 0) {
-            return Err(err(
-                board_line,
-                format!(
-                    "the {} piece cannot spawn: the board covers its cells at the top",
-                    p.piece.letter()
-                ),
-            ));
-        }
+        p.check().map_err(|e| err(board_line, e))?;
         Ok(p)
     }
 
@@ -271,8 +346,11 @@ impl Position {
             self.lines,
             self.score,
             self.piece.letter(),
-            self.next.letter()
+            self.next.map_or('?', |n| n.letter())
         );
+        if self.next.is_none() {
+            s = s.replace("next ?\n", "");
+        }
         for &row in &self.rows {
             for x in 0..10 {
                 s.push(if row & (1 << x) != 0 { '#' } else { '.' });
@@ -286,7 +364,8 @@ impl Position {
     /// and frame counter from `start` (a session's start of this game).
     pub fn game(&self, start: &StartConfig) -> Game {
         let spawn = self.piece.spawn();
-        let next: Orientation = self.next.spawn();
+        // A game needs a next piece; an unknown one is shown as a T.
+        let next: Orientation = self.next.unwrap_or(PieceKind::T).spawn();
         let snapshot = Snapshot {
             rng: start.rng,
             spawn_id: next as u8,
@@ -336,6 +415,7 @@ mod tests {
         assert_eq!(g.score_value(), 123456);
         assert_eq!(g.active_piece().map(|o| o.kind()), Some(PieceKind::L));
         assert_eq!(g.next_piece().map(|o| o.kind()), Some(PieceKind::I));
+        assert_eq!(p.next, Some(PieceKind::I));
         assert!(g.playfield.occupied_at(0, 19));
         assert!(!g.playfield.occupied_at(2, 19));
         // The StackRabbit form of the same board.

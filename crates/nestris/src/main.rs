@@ -2,6 +2,7 @@
 //! under the game's real timing, a benchmark, and conformance checks against the original.
 
 mod bench;
+mod best;
 mod options;
 mod play;
 mod replay;
@@ -31,6 +32,10 @@ enum Command {
     /// Headless AI games on all cores, reported as the field reports bots (mean score,
     /// percentiles, lines, Tetris rate, decision times).
     Bench(bench::BenchArgs),
+    /// The best placements of the current piece from a position (board, pieces, level,
+    /// lines) at a tap speed and reaction time: the lock, the frame-by-frame inputs, the AI's
+    /// value, the board after; `--rate` ranks a placement the player made.
+    Best(best::BestArgs),
     /// Tune the evaluation weights (seeded (1+1) evolution strategy over the same games).
     Tune(tune::TuneArgs),
     /// Watch the AI play on screen (speed keys, its decisions in a side panel); headless when
@@ -58,6 +63,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Verify(args)) => verify::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Best(args)) => best::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Watch(args)) => watch::run(&args),
         Some(Command::Play(args)) => play::run(&args),

@@ -63,10 +63,15 @@ impl GameOptions {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
                     .with_context(|| format!("cannot read the position file {}", path.display()))?;
-                Some(
-                    nestris_session::position::Position::parse(&text)
-                        .with_context(|| format!("position file {}", path.display()))?,
-                )
+                let p = nestris_session::position::Position::parse(&text)
+                    .with_context(|| format!("position file {}", path.display()))?;
+                if p.next.is_none() {
+                    bail!(
+                        "position file {}: the next piece is missing (`next I`): a game needs it",
+                        path.display()
+                    );
+                }
+                Some(p)
             }
         };
         Ok(self.position_cache.get_or_init(|| parsed).as_ref())

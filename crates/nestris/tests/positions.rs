@@ -141,3 +141,102 @@ fn games_start_from_the_position_and_say_so() {
         );
     }
 }
+
+/// `nestris best` from a position file and from a StackRabbit board string: the same answer;
+/// the JSON has every placement's lock, inputs, value and board; bad input is refused naming
+/// the option.
+#[test]
+fn best_answers_from_a_position() {
+    let a = file("well.txt");
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&["best", "--position", &a, "--top", "3", "--json"]))
+            .expect("json");
+    let placements = json["placements"].as_array().expect("placements");
+    assert_eq!(placements.len(), 3, "{json}");
+    let values: Vec<f64> = placements
+        .iter()
+        .map(|p| p["value"].as_f64().unwrap_or(f64::NAN))
+        .collect();
+    assert!(values.windows(2).all(|w| w[0] <= w[1]), "{values:?}");
+    for p in placements {
+        assert_eq!(p["board"].as_array().map(Vec::len), Some(20), "{p}");
+        assert_eq!(
+            p["inputs"]
+                .as_str()
+                .map(|s| s.chars().filter(|c| !"[]".contains(*c)).count() > 0),
+            Some(true),
+            "{p}"
+        );
+        assert_eq!(
+            p["frames"].as_u64(),
+            p["input_bytes"].as_array().map(|v| v.len() as u64)
+        );
+    }
+    // The same position as flags (the board as StackRabbit's 200 characters).
+    let text = std::fs::read_to_string(file("well-stackrabbit.txt")).expect("read");
+    let bits = text
+        .lines()
+        .find_map(|l| l.strip_prefix("board "))
+        .expect("board line");
+    let flags: serde_json::Value = serde_json::from_str(&stdout(&[
+        "best", "--board", bits, "--piece", "I", "--next", "T", "--level", "18", "--lines", "24",
+        "--score", "52000", "--top", "3", "--json",
+    ]))
+    .expect("json");
+    assert_eq!(flags["placements"], json["placements"]);
+    // Rate the third: its rank and the value lost.
+    let third = &placements[2];
+    let lock = format!(
+        "{},{},{}",
+        third["orientation"].as_str().unwrap_or(""),
+        third["x"],
+        third["y"]
+    );
+    let rated: serde_json::Value = serde_json::from_str(&stdout(&[
+        "best",
+        "--position",
+        &a,
+        "--rate",
+        &lock,
+        "--json",
+    ]))
+    .expect("json");
+    assert!(
+        rated["rate"]["rank"].as_u64().is_some_and(|r| r <= 3),
+        "{rated}"
+    );
+    assert!(
+        rated["rate"]["lost"].as_f64().is_some_and(|l| l >= 0.0),
+        "{rated}"
+    );
+    for (args, want) in [
+        (
+            vec!["best", "--board", "0101", "--piece", "T"],
+            "--board: 4 cells, expected 200",
+        ),
+        (
+            vec!["best", "--board", bits, "--piece", "X"],
+            "--piece 'X' is not a piece",
+        ),
+        (
+            vec!["best", "--position", &a, "--rate", "Tu,4,18"],
+            "not reachable",
+        ),
+        (
+            vec!["best", "--position", &a, "--rate", "Qx,4,18"],
+            "unknown orientation",
+        ),
+        (vec!["best", "--position", &a, "--hz", "7"], "bad tap speed"),
+        (
+            vec!["best", "--position", &a, "--elapsed", "3", "--at", "Ih,5,9"],
+            "at most 3 rows",
+        ),
+    ] {
+        let out = nestris(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains(want),
+            "{args:?}: {err}"
+        );
+    }
+}
