@@ -83,15 +83,15 @@ pub fn draw(f: &mut ratatui::Frame, game: &Classic, hud: &Hud) {
     };
     let board_w = game.width() as u16 * cell_w + 2;
     let board_h = game.height() as u16 + 2;
-    let mut side = vec![
-        Line::from(format!("score   {}", game.score())),
-        Line::from(format!("lines   {}", game.lines_cleared())),
-        Line::from(format!("pieces  {}", game.pieces_locked())),
+    let mut counters = vec![
+        Line::from(format!("score  {}", game.score())),
+        Line::from(format!("lines  {}", game.lines_cleared())),
+        Line::from(format!("pieces {}", game.pieces_locked())),
         Line::from(""),
         Line::from(format!("next    {}", game.next_piece())),
     ];
-    side.extend(piece_lines(game, game.next_piece()));
-    side.push(Line::from(""));
+    counters.extend(piece_lines(game, game.next_piece()));
+    let mut side: Vec<Line<'static>> = Vec::new();
     side.extend(hud.overlay.iter().map(|s| Line::from(s.clone())));
     if !hud.overlay.is_empty() {
         side.push(Line::from(""));
@@ -100,23 +100,38 @@ pub fn draw(f: &mut ratatui::Frame, game: &Classic, hud: &Hud) {
     let [area, status] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(f.area());
     f.render_widget(Paragraph::new(hud.status.clone()), status);
-    if area.width < board_w + 20 || area.height < board_h {
+    const COUNTERS_W: u16 = 16;
+    if area.width < board_w + COUNTERS_W + 20 || area.height < board_h {
         f.render_widget(
             Paragraph::new(format!(
                 "terminal too small: need {}x{}",
-                board_w + 20,
-                board_h
+                board_w + COUNTERS_W + 20,
+                board_h + 1
             )),
             area,
         );
         return;
     }
-    let [left, right] =
-        Layout::horizontal([Constraint::Length(board_w), Constraint::Min(20)]).areas(area);
+    // The board, the counters and next piece beside it, the panel on the right.
+    let [left, middle, right] = Layout::horizontal([
+        Constraint::Length(board_w),
+        Constraint::Length(COUNTERS_W),
+        Constraint::Min(20),
+    ])
+    .areas(area);
     let [left, _] = Layout::vertical([Constraint::Length(board_h), Constraint::Min(0)]).areas(left);
+    let [middle, _] = Layout::vertical([
+        Constraint::Length(counters.len() as u16 + 2),
+        Constraint::Min(0),
+    ])
+    .areas(middle);
     f.render_widget(
         Paragraph::new(board).block(Block::default().borders(Borders::ALL).title(game.name())),
         left,
+    );
+    f.render_widget(
+        Paragraph::new(counters).block(Block::default().borders(Borders::ALL)),
+        middle,
     );
     f.render_widget(
         Paragraph::new(side).block(
@@ -136,7 +151,7 @@ mod tests {
     use nestris_session::Rules;
 
     fn screen(game: &Classic) -> String {
-        let backend = ratatui::backend::TestBackend::new(64, 24);
+        let backend = ratatui::backend::TestBackend::new(80, 24);
         let mut term = ratatui::Terminal::new(backend).unwrap_or_else(|e| panic!("{e}"));
         let hud = Hud {
             panel_title: "watch".into(),
