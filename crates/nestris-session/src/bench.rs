@@ -221,8 +221,10 @@ pub struct ReportSetup {
     pub seed: u64,
     /// The AI's search widths: deep locks, deep next, blind locks, blind next.
     pub widths: [usize; 4],
-    /// The position file the games start from (a departure), if any.
+    /// The position file (or engine snapshot) the games start from, if any.
     pub position: Option<String>,
+    /// Whether that is a position file (a departure) rather than an engine snapshot.
+    pub position_departure: bool,
 }
 
 /// The report over finished games.
@@ -307,7 +309,9 @@ pub fn report(results: &[GameResult], s: &ReportSetup, wall: Duration) -> serde_
     });
     if let Some(p) = &s.position {
         v["position"] = p.clone().into();
-        v["departure"] = true.into();
+        if s.position_departure {
+            v["departure"] = true.into();
+        }
     }
     if s.rules != crate::Rules::Nes {
         classic_keys(&mut v, results, s);

@@ -27,6 +27,69 @@ use nestris_engine::{bcd, Game, Orientation, PieceKind, Playfield, Snapshot, Sta
 /// How a game started from a position is named wherever it is shown.
 pub const LABEL: &str = "started from a position (departure from the original)";
 
+/// Where games start: a position file (a departure), or an engine snapshot (the header of a
+/// reference trace, `nes-trace-1`: the engine's whole state, a point of a real game, so not
+/// a departure).
+#[derive(Clone, Debug)]
+pub enum StartPoint {
+    /// A position file.
+    Position(Position),
+    /// The engine's game at a trace's starting point (every game starts from the same state:
+    /// the snapshot holds the generator too).
+    Snapshot(Game),
+}
+
+/// Why a start point file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum StartPointError {
+    /// A position file with a problem.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// A trace that could not be read.
+    #[error(transparent)]
+    Trace(#[from] nestris_trace::TraceError),
+    /// A trace whose header is not a state of the game.
+    #[error("{0}")]
+    Snapshot(String),
+}
+
+impl StartPoint {
+    /// Reads `bytes` of the file `name`: a gzip-compressed trace (its header's state), or a
+    /// position file.
+    pub fn parse(name: &str, bytes: &[u8]) -> Result<StartPoint, StartPointError> {
+        if bytes.starts_with(&[0x1f, 0x8b]) {
+            let trace = nestris_trace::Trace::parse(name, bytes)?;
+            let game = trace
+                .initial_game()
+                .map_err(|e| StartPointError::Snapshot(format!("{name}: {e}")))?;
+            return Ok(StartPoint::Snapshot(game));
+        }
+        let text = std::str::from_utf8(bytes).map_err(|e| PositionError {
+            line: bytes[..e.valid_up_to()]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1,
+            message: "not UTF-8 text (a position file, or a gzip-compressed trace)".into(),
+        })?;
+        Ok(StartPoint::Position(Position::parse(text)?))
+    }
+
+    /// Whether games from here depart from the original (a position file does; a snapshot
+    /// does not).
+    pub fn is_departure(&self) -> bool {
+        matches!(self, StartPoint::Position(_))
+    }
+
+    /// The game from here; for a position, its generator and frame counter from `start`.
+    pub fn game(&self, start: &StartConfig) -> Game {
+        match self {
+            StartPoint::Position(p) => p.game(start),
+            StartPoint::Snapshot(g) => *g,
+        }
+    }
+}
+
 /// A position read from a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {

@@ -181,6 +181,12 @@ impl BenchArgs {
                 self.ai.blind_next,
             ],
             position: self.game.position.as_ref().map(|p| p.display().to_string()),
+            position_departure: self
+                .game
+                .position()
+                .ok()
+                .flatten()
+                .is_some_and(|p| p.is_departure()),
         }
     }
 
@@ -411,7 +417,11 @@ fn print_table(v: &serde_json::Value) {
         v["ai"].as_str().unwrap_or("")
     );
     if let Some(p) = v["position"].as_str() {
-        println!("position           {p} (departure from the original)");
+        if v["departure"].as_bool() == Some(true) {
+            println!("position           {p} (departure from the original)");
+        } else {
+            println!("position           {p} (an engine snapshot: every game starts there)");
+        }
     }
     if v["departure"].as_bool() == Some(true) && v.get("randomizer").is_some() {
         println!(

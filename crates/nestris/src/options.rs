@@ -25,13 +25,15 @@ pub struct GameOptions {
     #[arg(long)]
     pub double_killscreen: bool,
     /// Start every game from the position in FILE (board, current and next piece, level,
-    /// lines, score; see the README). A departure from the original game, labelled as one.
-    /// NES rules, A-type only; it sets the level (no --level).
+    /// lines, score; see the README): a departure from the original game, labelled as one.
+    /// Or from an engine snapshot: a reference trace (.jsonl.gz), whose header state every
+    /// game starts from (not a departure). NES rules, A-type only; it sets the level (no
+    /// --level).
     #[arg(long, value_name = "FILE")]
     pub position: Option<std::path::PathBuf>,
-    /// The position read from --position.
+    /// What --position holds, read once.
     #[arg(skip)]
-    pub position_cache: std::sync::OnceLock<Option<nestris_session::position::Position>>,
+    pub position_cache: std::sync::OnceLock<Option<nestris_session::position::StartPoint>>,
 }
 
 /// A or B.
@@ -54,18 +56,19 @@ impl GameOptions {
 
     /// The position of `--position` (read once; the error names the file, the line and the
     /// problem).
-    pub fn position(&self) -> anyhow::Result<Option<&nestris_session::position::Position>> {
+    pub fn position(&self) -> anyhow::Result<Option<&nestris_session::position::StartPoint>> {
+        use nestris_session::position::StartPoint;
         if let Some(p) = self.position_cache.get() {
             return Ok(p.as_ref());
         }
         let parsed = match &self.position {
             None => None,
             Some(path) => {
-                let text = std::fs::read_to_string(path)
+                let bytes = std::fs::read(path)
                     .with_context(|| format!("cannot read the position file {}", path.display()))?;
-                let p = nestris_session::position::Position::parse(&text)
+                let p = StartPoint::parse(&path.display().to_string(), &bytes)
                     .with_context(|| format!("position file {}", path.display()))?;
-                if p.next.is_none() {
+                if matches!(&p, StartPoint::Position(p) if p.next.is_none()) {
                     bail!(
                         "position file {}: the next piece is missing (`next I`): a game needs it",
                         path.display()
@@ -166,7 +169,11 @@ impl GameOptions {
         randomizer: Option<nestris_classic::AnyRandomizer>,
     ) -> nestris_session::nes::Nes {
         let mut nes = nestris_session::nes::Nes::new(self.start_game(index), randomizer);
-        nes.from_position = self.position.is_some();
+        nes.from_position = self
+            .position()
+            .ok()
+            .flatten()
+            .is_some_and(|p| p.is_departure());
         nes
     }
 }

@@ -240,3 +240,43 @@ fn best_answers_from_a_position() {
         );
     }
 }
+
+/// An engine snapshot (a reference trace's header state) as the start: not a departure, and
+/// every game starts from the same state.
+#[test]
+fn engine_snapshots_are_not_departures() {
+    let trace = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data/traces/r_lines999_s129.jsonl.gz")
+        .to_string_lossy()
+        .into_owned();
+    let out = stdout(&[
+        "watch",
+        "--headless",
+        "--games",
+        "2",
+        "--max-frames",
+        "300",
+        "--position",
+        &trace,
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(!out.contains("departure"), "{out}");
+    assert_eq!(
+        lines[0].split_once(": ").map(|x| x.1),
+        lines[1].split_once(": ").map(|x| x.1)
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout(&[
+        "bench",
+        "--games",
+        "1",
+        "--line-cap",
+        "1005",
+        "--json",
+        "--position",
+        &trace,
+    ]))
+    .expect("json");
+    assert!(json["position"].as_str().is_some(), "{json}");
+    assert!(json.get("departure").is_none(), "{json}");
+}
