@@ -18,15 +18,17 @@ use std::time::Duration;
 
 use nestris_ai::classic::ClassicPlayer;
 use nestris_ai::Evaluator;
+use nestris_classic::Randomizer;
 use nestris_classic::{
     ActivePiece, AnyRandomizer, Board, Cell, ClassicGame, GameError, LockResult, Move, Piece,
     Placement, Qbasic, Relaytris,
 };
-use nestris_engine::buttons;
+use nestris_engine::{bcd, buttons};
 
 use crate::bench::GameResult;
 use crate::gamecsv::{parse_bool, parse_num, CsvRow, DecisionTimes};
 use crate::player::{DecisionView, Player};
+use crate::replayfile::{ClassicStart, Outcome};
 use crate::rules::{move_button, RuleSet, Rules, Tick};
 
 /// Ticks per second on screen (qbasic frames; relaytris ticks).
@@ -58,23 +60,59 @@ pub fn button_move(bits: u8) -> Option<Move> {
         .map(|&(_, m)| m)
 }
 
-/// A classic game and its controller port (which buttons were down on the last tick).
+/// A classic game and its controller port (which buttons were down on the last tick), and
+/// the pieces it has dealt (for a recording).
 #[derive(Debug, Clone)]
 pub struct ClassicRun {
     /// The game.
     pub game: Classic,
     held: u8,
     held_ticks: u32,
+    /// A copy of the randomizer as the game got it: it deals the same pieces again.
+    dealer: AnyRandomizer,
+    dealt: Vec<u8>,
 }
 
 impl ClassicRun {
     /// A new game of `rules` dealing from `randomizer`; `None` for [`Rules::Nes`].
     pub fn new(rules: Rules, randomizer: AnyRandomizer) -> Option<ClassicRun> {
-        Classic::new(rules, randomizer).map(|game| ClassicRun {
-            game,
-            held: 0,
-            held_ticks: 0,
+        let dealer = randomizer.clone();
+        Classic::new(rules, randomizer).map(|game| {
+            let mut run = ClassicRun {
+                game,
+                held: 0,
+                held_ticks: 0,
+                dealer,
+                dealt: Vec::new(),
+            };
+            run.deal_record();
+            run
         })
+    }
+
+    /// The game a recording holds (version 3): its rule set, dealing its pieces.
+    pub fn from_recording(c: &ClassicStart) -> Option<ClassicRun> {
+        let rules = match c.rules {
+            1 => Rules::Relaytris,
+            2 => Rules::Qbasic,
+            _ => return None,
+        };
+        let letters: String = c
+            .pieces
+            .iter()
+            .map(|&p| Piece::ALL.get(p as usize).map_or('?', |p| p.letter()))
+            .collect();
+        let seq = nestris_classic::randomizer::FileSequence::from_text(&letters).ok()?;
+        ClassicRun::new(rules, AnyRandomizer::File(seq))
+    }
+
+    /// Extends the record of dealt pieces to what the game has dealt (two at the start, one
+    /// a lock) and one more.
+    fn deal_record(&mut self) {
+        let want = self.game.pieces_locked() as usize + 3;
+        while self.dealt.len() < want {
+            self.dealt.push(self.dealer.next_piece().index() as u8);
+        }
     }
 
     /// The move `input` makes on this tick (edges and repeats, see the module docs).
@@ -104,11 +142,34 @@ impl RuleSet for ClassicRun {
         let mv = self.read(input);
         let (pieces, lines) = (self.game.pieces_locked(), self.game.lines_cleared());
         let gravity = self.game.tick(mv);
+        let piece = self.game.pieces_locked() != pieces;
+        if piece {
+            self.deal_record();
+        }
         Tick {
-            piece: self.game.pieces_locked() != pieces,
+            piece,
             cleared: self.game.lines_cleared() - lines,
             gravity,
         }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Some(Outcome {
+            score: bcd::to_bcd(self.game.score()),
+            lines: bcd::lines_encode(self.game.lines_cleared()),
+            level: 0,
+            ending: u8::from(self.game.is_game_over()),
+        })
+    }
+
+    fn classic_start(&self) -> Option<ClassicStart> {
+        Some(ClassicStart {
+            rules: match self.game {
+                Classic::Relaytris(_) => 1,
+                Classic::Qbasic(_) => 2,
+            },
+            pieces: self.dealt.clone(),
+        })
     }
 
     fn over(&self) -> bool {

@@ -81,8 +81,13 @@ pub trait RuleSet {
     fn goal_reached(&self) -> bool {
         false
     }
-    /// How the game stands, as a recording keeps it (NES games; `None` elsewhere).
+    /// How the game stands, as a recording keeps it.
     fn outcome(&self) -> Option<crate::replayfile::Outcome> {
+        None
+    }
+    /// A classic rule set's game as a recording keeps it: the rule set and the pieces dealt
+    /// so far (`None` for the NES game, whose start configuration says it all).
+    fn classic_start(&self) -> Option<crate::replayfile::ClassicStart> {
         None
     }
     /// The departures from the original game this game runs with, as a suffix for a

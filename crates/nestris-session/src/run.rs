@@ -47,6 +47,11 @@ impl<G: RuleSet> Run<G> {
         if tick.piece {
             self.pieces += 1;
         }
+        if tick.piece && self.recorder.is_some() {
+            if let (Some(r), Some(c)) = (&mut self.recorder, self.game.classic_start()) {
+                r.set_classic(c);
+            }
+        }
         let ended_now = self.game.ended() && !was_ended;
         let outcome = if ended_now { self.game.outcome() } else { None };
         if let Some(r) = &mut self.recorder {
@@ -112,6 +117,38 @@ impl Run<crate::nes::Nes> {
                 source,
             },
         )?;
+        self.recorder = Some(rec);
+        Ok(())
+    }
+}
+
+impl Run<crate::classic::ClassicRun> {
+    /// Starts recording to `path` (version 3: the rule set, the pieces dealt, the inputs).
+    pub fn record(&mut self, path: &Path, meta: Meta) -> Result<(), RecordError> {
+        let zero = nestris_engine::StartConfig {
+            rng: 0,
+            spawn_count: 0,
+            frame_counter: 0,
+            das: 0,
+            hold_down_points: 0,
+            level: 0,
+            game_type: nestris_engine::GameType::A,
+            start_height: 0,
+        };
+        let mut rec =
+            Recorder::create(path, zero, Departures::default(), meta).map_err(|source| {
+                RecordError {
+                    path: path.display().to_string(),
+                    source,
+                }
+            })?;
+        if let Some(c) = self.game.classic_start() {
+            rec.set_classic(c);
+        }
+        rec.save().map_err(|source| RecordError {
+            path: path.display().to_string(),
+            source,
+        })?;
         self.recorder = Some(rec);
         Ok(())
     }

@@ -131,16 +131,10 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     args.game.check_rules(&args.rules)?;
     args.game.validate()?;
     let rules = args.rules.rules();
-    if args.record.is_some() && rules != Rules::Nes {
-        bail!(
-            "--record: recordings hold NES games (the engine's start and its inputs); --rules {} games cannot be recorded",
-            rules.name()
-        );
-    }
     if args.record.is_some() && args.game.position.is_some() {
         bail!("--record: a game started from a position would not replay (recordings start games at the menu)");
     }
-    if args.record.is_some() && args.rules.is_departure() {
+    if args.record.is_some() && args.rules.is_departure() && rules == Rules::Nes {
         bail!("--record: a game with another randomizer ({}) would not replay on the original's picker", args.rules.randomizer_label());
     }
     let mut randomizers = args.rules.game_randomizers(args.game.seed)?;
@@ -179,7 +173,12 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                         .expect("a classic rule set");
                     Run::new(game, index)
                 },
-                |_, _| Ok(()),
+                |run, index| {
+                    if let Some(path) = &args.record {
+                        run.record(&numbered_path(path, index), meta(args, index))?;
+                    }
+                    Ok(())
+                },
                 |game| hint_classic(&ai, game),
             )
         }

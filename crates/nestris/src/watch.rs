@@ -78,16 +78,10 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
     args.game.check_rules(&args.rules)?;
     args.game.validate()?;
     let rules = args.rules.rules();
-    if args.record.is_some() && rules != Rules::Nes {
-        bail!(
-            "--record: recordings hold NES games (the engine's start and its inputs); --rules {} games cannot be recorded",
-            rules.name()
-        );
-    }
     if args.record.is_some() && args.game.position.is_some() {
         bail!("--record: a game started from a position would not replay (recordings start games at the menu)");
     }
-    if args.record.is_some() && args.rules.is_departure() {
+    if args.record.is_some() && args.rules.is_departure() && rules == Rules::Nes {
         bail!("--record: a game with another randomizer ({}) would not replay on the original's picker", args.rules.randomizer_label());
     }
     let cfg = args.ai.config()?;
@@ -118,7 +112,11 @@ pub fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
             let new_game = |index: u64| -> anyhow::Result<(Run<ClassicRun>, ClassicAi)> {
                 let game = ClassicRun::new(rules, randomizers.next_game())
                     .context("a classic rule set")?;
-                Ok((Run::new(game, index), ClassicAi::new(eval.clone())))
+                let mut run = Run::new(game, index);
+                if let Some(path) = &args.record {
+                    run.record(&numbered_path(path, index), meta(args, index))?;
+                }
+                Ok((run, ClassicAi::new(eval.clone())))
             };
             if headless {
                 watch_headless(args, new_game, HEADLESS_LINE_CAP)

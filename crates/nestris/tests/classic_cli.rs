@@ -434,14 +434,7 @@ fn classic_watch_honours_or_refuses_the_options() {
             .unwrap_or(u32::MAX);
         assert!((3..=30).contains(&pieces), "{out}");
     }
-    let dir = scratch("classic-record");
-    let rec = dir.join("r.nestris");
-    let rec = rec.to_str().expect("utf-8 path");
     for (args, want) in [
-        (
-            vec!["watch", "--headless", "--rules", "qbasic", "--record", rec],
-            "--rules qbasic games cannot be recorded",
-        ),
         (
             vec![
                 "watch",
@@ -467,5 +460,60 @@ fn classic_watch_honours_or_refuses_the_options() {
         let err = fails(&args);
         assert!(err.contains(want), "{args:?}: {err}");
     }
-    assert!(!std::path::Path::new(rec).exists());
+}
+
+/// Classic games are recorded (format version 3: the rule set, the pieces dealt, the inputs)
+/// and replay exactly, with the rule set's own randomizer or another.
+#[test]
+fn classic_games_record_and_replay() {
+    let dir = scratch("classic-replays");
+    std::fs::create_dir_all(&dir).expect("dir");
+    for (rules, extra) in [
+        ("qbasic", vec!["--max-frames", "2500"]),
+        (
+            "relaytris",
+            vec!["--randomizer", "bag7", "--max-frames", "4000"],
+        ),
+    ] {
+        let file = dir.join(format!("{rules}.rep"));
+        let file = file.to_str().expect("utf-8 path");
+        let mut args = vec![
+            "watch",
+            "--headless",
+            "--rules",
+            rules,
+            "--games",
+            "2",
+            "--record",
+            file,
+        ];
+        args.extend(extra);
+        let out = ok(&args);
+        for (n, path) in [file.to_string(), file.replace(".rep", "-2.rep")]
+            .iter()
+            .enumerate()
+        {
+            let game = out.lines().nth(n).expect("a line per game");
+            let check = ok(&["replay", "--check", path]);
+            // `game N: score S lines L pieces P` and `score S lines L pieces P frames F`.
+            let played = game.split_once(": ").map(|x| x.1).unwrap_or("");
+            assert!(check.starts_with(played), "{rules}: {game} vs {check}");
+            let bytes = std::fs::read(path).expect("read");
+            assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 3, "version 3");
+        }
+        // A different piece list changes the game: the recorded outcome no longer matches.
+        let mut bytes = std::fs::read(file).expect("read");
+        let r = nestris_session::replayfile::Replay::decode(&bytes).expect("valid");
+        let mut c = r.classic.clone().expect("classic");
+        c.pieces.reverse();
+        let changed = nestris_session::replayfile::Replay {
+            classic: Some(c),
+            ..r
+        };
+        bytes = changed.encode();
+        let bad = dir.join(format!("{rules}-changed.rep"));
+        std::fs::write(&bad, bytes).expect("write");
+        let out = nestris(&["replay", "--check", bad.to_str().expect("utf-8")]);
+        assert_eq!(out.status.code(), Some(1), "{rules}: the replay diverges");
+    }
 }

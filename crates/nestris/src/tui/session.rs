@@ -10,7 +10,7 @@ use nestris_session::RuleSet;
 use super::endings::{self, EndingKind};
 use super::view::Vram;
 
-pub use nestris_session::nes::{departure_suffix, outcome, pieces};
+pub use nestris_session::nes::{departure_suffix, pieces};
 
 /// A game being played and shown: the session's game loop ([`nestris_session::Run`]), what
 /// the screen shows of the playfield, and how far the ending has been shown.
@@ -76,6 +76,8 @@ pub trait Shown: RuleSet + Sized {
     fn curtain_down(&self) -> bool {
         true
     }
+    /// The line `replay --check` prints for the game after `frames` frames.
+    fn check_line(&self, frames: u64) -> String;
     /// A finished game in one line (after `game N: `), for headless output.
     fn summary(&self, frames: u64) -> String;
     /// Draws the game with `hud`.
@@ -109,6 +111,17 @@ impl Shown for Nes {
     fn curtain_down(&self) -> bool {
         self.game.curtain_row >= 20
     }
+    fn check_line(&self, frames: u64) -> String {
+        let g = &self.game;
+        format!(
+            "score {} lines {} level {} frames {}{}",
+            g.score_value(),
+            g.lines_value(),
+            g.level,
+            frames,
+            departure_suffix(g)
+        )
+    }
     fn summary(&self, frames: u64) -> String {
         let g = &self.game;
         format!(
@@ -134,6 +147,15 @@ impl Shown for nestris_session::classic::ClassicRun {
     fn piece_in_play(&self) -> bool {
         use nestris_classic::ClassicGame;
         self.game.current().is_some()
+    }
+    fn check_line(&self, frames: u64) -> String {
+        use nestris_classic::ClassicGame;
+        format!(
+            "score {} lines {} pieces {} frames {frames}",
+            self.game.score(),
+            self.game.lines_cleared(),
+            self.game.pieces_locked()
+        )
     }
     fn summary(&self, _frames: u64) -> String {
         use nestris_classic::ClassicGame;

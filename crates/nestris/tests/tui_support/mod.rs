@@ -177,6 +177,7 @@ pub fn write_replay(path: &Path, start: StartConfig, inputs: &[u8]) -> Replay {
     let g = replay_game(start, inputs);
     let r = Replay {
         start,
+        classic: None,
         departures: Default::default(),
         meta: Meta {
             seed: 42,
