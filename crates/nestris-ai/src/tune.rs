@@ -49,14 +49,52 @@ impl SplitMix64 {
     }
 }
 
-/// A tuned number: `name` (a feature or `danger_height`) before level 29, or from level 29 on
-/// (`killscreen.name`).
+/// The phase tables a tuned number can name: before level 29 (no prefix), `killscreen.` (from
+/// level 29 on) and `double_killscreen.` (under the double killscreen, a departure, from its
+/// table's `from_level`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Table {
+    Base,
+    Killscreen,
+    DoubleKillscreen,
+}
+
+fn split(slot: &str) -> (Table, &str) {
+    if let Some(n) = slot.strip_prefix("killscreen.") {
+        (Table::Killscreen, n)
+    } else if let Some(n) = slot.strip_prefix("double_killscreen.") {
+        (Table::DoubleKillscreen, n)
+    } else {
+        (Table::Base, slot)
+    }
+}
+
+/// The first level at which a tuned number is in force in an A-type game: 0 for a number of
+/// `[weights]`, 29 for `killscreen.<name>`, and the table's `from_level` for
+/// `double_killscreen.<name>` (39 when the start weights have no such table). Below the
+/// smallest of these over the tuned numbers, every candidate plays as the start weights do.
+pub fn slot_from_level(start: &Weights, slot: &str) -> u8 {
+    match split(slot).0 {
+        Table::Base => 0,
+        Table::Killscreen => 29,
+        Table::DoubleKillscreen => start
+            .double_killscreen
+            .as_ref()
+            .map_or(nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL, |d| {
+                d.from_level
+            }),
+    }
+}
+
+/// A tuned number: `name` (a feature or `danger_height`) before level 29, from level 29 on
+/// (`killscreen.name`), or under the double killscreen (`double_killscreen.name`).
 fn get(w: &Weights, slot: &str) -> Option<f64> {
-    let (ks, name) = match slot.strip_prefix("killscreen.") {
-        Some(n) => (true, n),
-        None => (false, slot),
+    let (table, name) = split(slot);
+    let w = match table {
+        Table::Base => w,
+        Table::Killscreen => w.at_level(29),
+        Table::DoubleKillscreen => w.phases()[3],
     };
-    let w = if ks { w.at_level(29) } else { w };
     if name == "danger_height" {
         return Some(w.danger_height);
     }
@@ -67,21 +105,34 @@ fn get(w: &Weights, slot: &str) -> Option<f64> {
 }
 
 fn set(w: &mut Weights, slot: &str, v: f64) {
-    let (ks, name) = match slot.strip_prefix("killscreen.") {
-        Some(n) => (true, n),
-        None => (false, slot),
-    };
-    let target = if ks {
-        if w.killscreen.is_none() {
-            w.killscreen = Some(Box::new(Weights {
-                killscreen: None,
-                name: format!("{} (killscreen)", w.name),
-                ..w.clone()
-            }));
+    let (table, name) = split(slot);
+    let target = match table {
+        Table::Base => w,
+        Table::Killscreen => {
+            if w.killscreen.is_none() {
+                w.killscreen = Some(Box::new(Weights {
+                    killscreen: None,
+                    b_type: None,
+                    double_killscreen: None,
+                    name: format!("{} (killscreen)", w.name),
+                    from_level: 29,
+                    ..w.clone()
+                }));
+            }
+            w.killscreen.as_mut().expect("set above")
         }
-        w.killscreen.as_mut().expect("set above")
-    } else {
-        w
+        Table::DoubleKillscreen => {
+            if w.double_killscreen.is_none() {
+                let mut d = w.at_level(29).clone();
+                d.killscreen = None;
+                d.b_type = None;
+                d.double_killscreen = None;
+                d.name = format!("{} (double killscreen)", w.name);
+                d.from_level = nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL;
+                w.double_killscreen = Some(Box::new(d));
+            }
+            w.double_killscreen.as_mut().expect("set above")
+        }
     };
     if name == "danger_height" {
         target.danger_height = v.clamp(2.0, 19.0);
@@ -150,7 +201,8 @@ pub struct Cem {
     pub context: String,
     /// The start weights, as a weights file.
     pub start: String,
-    /// Tuned numbers: feature names, `danger_height`, or `killscreen.<name>`.
+    /// Tuned numbers: feature names, `danger_height`, `killscreen.<name>` or
+    /// `double_killscreen.<name>`.
     pub slots: Vec<String>,
     /// Mean log-multiplier per slot.
     pub mean: Vec<f64>,
@@ -227,7 +279,7 @@ impl Cem {
                 None => {
                     return Err(TuneError::Slot {
                         name: s.clone(),
-                        why: "not a feature, danger_height, or killscreen.<one of those>".into(),
+                        why: "not a feature, danger_height, killscreen.<one of those> or double_killscreen.<one of those>".into(),
                     })
                 }
                 Some(0.0) => {
@@ -260,6 +312,11 @@ impl Cem {
         })
     }
 
+    /// The start weights.
+    pub fn start(&self) -> Result<Weights, TuneError> {
+        self.start_weights()
+    }
+
     fn start_weights(&self) -> Result<Weights, TuneError> {
         Weights::from_toml(&self.start).map_err(|e| TuneError::State(format!("start weights: {e}")))
     }
@@ -270,6 +327,9 @@ impl Cem {
         w.name = name;
         if let Some(k) = &mut w.killscreen {
             k.name = format!("{} (killscreen)", w.name);
+        }
+        if let Some(d) = &mut w.double_killscreen {
+            d.name = format!("{} (double killscreen)", w.name);
         }
         for (s, t) in self.slots.iter().zip(theta) {
             let v = get(&start, s).unwrap_or(0.0) * t.exp();
@@ -449,6 +509,49 @@ mod tests {
         assert_eq!(a.generation, 3);
         assert_eq!(a.history.len(), 3);
         assert_ne!(cem(8).candidate(0).unwrap(), cem(7).candidate(0).unwrap());
+    }
+
+    #[test]
+    fn each_table_is_tuned_on_its_own() {
+        let w = Weights::default();
+        let slots: Vec<String> = ["burns", "killscreen.burns", "double_killscreen.burns"]
+            .map(String::from)
+            .into();
+        assert_eq!(
+            slots
+                .iter()
+                .map(|s| slot_from_level(&w, s))
+                .collect::<Vec<_>>(),
+            [0, 29, 39]
+        );
+        let c = Cem::new(&w, slots.clone(), 5, settings(4, 1, 0.3, 0.05), "t".into()).unwrap();
+        let cand = c.candidate(0).unwrap();
+        // Each slot moved its own table only, and the candidate's file reads back the same.
+        for s in &slots {
+            assert_ne!(get(&cand, s), get(&w, s), "{s}");
+        }
+        assert_eq!(
+            cand.at(29, true).get("tetrises"),
+            w.at(29, true).get("tetrises")
+        );
+        assert_eq!(
+            Weights::from_toml(&cand.to_toml()).unwrap().phases(),
+            cand.phases()
+        );
+        // A start without a double-killscreen table gets one from its killscreen weights.
+        let mut plain = Weights::default();
+        plain.double_killscreen = None;
+        let mut t = plain.clone();
+        set(&mut t, "double_killscreen.burns", 1.5);
+        assert_eq!(t.at(39, true).get("burns"), 1.5);
+        assert_eq!(
+            t.at(39, false).get("burns"),
+            plain.at(39, false).get("burns")
+        );
+        assert_eq!(
+            t.at(39, true).get("tetrises"),
+            plain.at(29, false).get("tetrises")
+        );
     }
 
     #[test]

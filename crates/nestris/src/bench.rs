@@ -206,28 +206,6 @@ impl BenchArgs {
     }
 }
 
-/// Plays one NES game to its end (or the line cap). With `departure`, that randomizer
-/// replaces the game's picker (a departure from the original).
-pub fn play_game(
-    game_opts: &GameOptions,
-    ai: &mut Ai,
-    index: u64,
-    line_cap: u32,
-    stop: &AtomicBool,
-    departure: Option<nestris_classic::AnyRandomizer>,
-) -> Option<GameResult> {
-    let game = game_opts.nes(index, departure);
-    let limits = Limits {
-        lines: line_cap,
-        ..Limits::default()
-    };
-    // The AI is lent for the game (tune keeps its own).
-    let mut player = NesAi(std::mem::replace(ai, Ai::new(ai.config().clone())));
-    let r = bench::play(game, &mut player, index, &limits, stop);
-    *ai = player.0;
-    r
-}
-
 /// Runs the benchmark.
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let mut args = args.clone();

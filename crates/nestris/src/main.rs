@@ -36,7 +36,8 @@ enum Command {
     /// lines) at a tap speed and reaction time: the lock, the frame-by-frame inputs, the AI's
     /// value, the board after; `--rate` ranks a placement the player made.
     Best(best::BestArgs),
-    /// Tune the evaluation weights (seeded (1+1) evolution strategy over the same games).
+    /// Tune the evaluation weights (seeded, resumable noisy cross-entropy method; every candidate
+    /// of a generation plays the same games).
     Tune(tune::TuneArgs),
     /// Watch the AI play on screen (speed keys, its decisions in a side panel); headless when
     /// stdout is not a terminal: one line per game. The default command in a terminal.

@@ -10,11 +10,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use nestris_ai::tune::{default_slots, Cem, CemSettings};
-use nestris_ai::{Ai, Weights};
+use nestris_ai::tune::{default_slots, slot_from_level, Cem, CemSettings};
+use nestris_ai::{Ai, AiConfig, Weights};
+use nestris_engine::{Game, GameType};
 use rayon::prelude::*;
 
-use crate::bench::play_game;
 use crate::options::{AiOptions, GameOptions};
 
 /// Options of `nestris tune`.
@@ -42,8 +42,11 @@ pub struct TuneArgs {
     /// from seed + g).
     #[arg(long, default_value_t = 1)]
     pub tune_seed: u64,
-    /// The numbers to tune, comma-separated: feature names, danger_height, or
-    /// killscreen.<name>. Default: every non-zero weight and both danger heights.
+    /// The numbers to tune, comma-separated: feature names, danger_height,
+    /// killscreen.<name> (from level 29) or double_killscreen.<name> (under the double
+    /// killscreen). Default: every non-zero weight and both danger heights. When every tuned
+    /// number acts from a later level, the games are played once to two levels before it
+    /// and every candidate goes on from there.
     #[arg(long, value_delimiter = ',')]
     pub params: Vec<String>,
     /// Stop each game at this many lines.
@@ -61,21 +64,86 @@ pub struct TuneArgs {
     pub ai: AiOptions,
 }
 
-fn fitness(args: &TuneArgs, w: &Weights, seed: u64, stop: &AtomicBool) -> Option<(f64, f64)> {
-    let mut cfg = args.ai.config().ok()?;
-    cfg.weights = w.clone();
-    let mut game = args.game.clone();
-    game.seed = seed;
-    let results: Vec<Option<(f64, f64)>> = (0..args.games)
+/// Plays `game` with `ai` until it ends, reaches the line cap, or (with `until`) reaches that
+/// level with no piece in play (between two pieces, where a fresh AI takes over exactly where
+/// the old one was). `None` when interrupted.
+fn play_from(
+    mut game: Game,
+    ai: &mut Ai,
+    line_cap: u32,
+    until: Option<u8>,
+    stop: &AtomicBool,
+) -> Option<Game> {
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let capped =
+            line_cap > 0 && game.game_type == GameType::A && game.lines_value() >= line_cap;
+        if game.game_over() || game.ended() || capped {
+            return Some(game);
+        }
+        if until.is_some_and(|l| game.level >= l && !game.piece_active()) {
+            return Some(game);
+        }
+        let input = ai.next_input(&game);
+        game.step(input);
+    }
+}
+
+/// Where the candidates' games part: the level from which a tuned number can change a
+/// decision. A decision looks at most three pieces (12 lines) ahead, and a level lasts at
+/// least 10 lines, so a table that starts at level L cannot change a decision before level
+/// L - 2. `None` when the tuned numbers act from the start.
+fn fork_level(start: &Weights, slots: &[String], start_level: u8) -> Option<u8> {
+    let from = slots.iter().map(|s| slot_from_level(start, s)).min()?;
+    let fork = from.saturating_sub(2);
+    (fork > start_level).then_some(fork)
+}
+
+/// The games of one generation, each played with the start weights up to the fork level (see
+/// [`fork_level`]); every candidate goes on from there, so the shared part is played once.
+fn prefixes(
+    args: &TuneArgs,
+    start: &Weights,
+    fork: Option<u8>,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Option<Vec<Game>> {
+    let mut game_opts = args.game.clone();
+    game_opts.seed = seed;
+    let cfg = args.ai.config().ok()?;
+    (0..args.games)
         .into_par_iter()
         .map(|i| {
+            let game = game_opts.start_game(i);
+            match fork {
+                None => Some(game),
+                Some(level) => {
+                    let mut ai = Ai::new(AiConfig {
+                        weights: start.clone(),
+                        ..cfg.clone()
+                    });
+                    play_from(game, &mut ai, args.line_cap, Some(level), stop)
+                }
+            }
+        })
+        .collect()
+}
+
+/// A candidate's mean score and lines over the generation's games.
+fn fitness(args: &TuneArgs, w: &Weights, games: &[Game], stop: &AtomicBool) -> Option<(f64, f64)> {
+    let mut cfg = args.ai.config().ok()?;
+    cfg.weights = w.clone();
+    let results: Option<Vec<(f64, f64)>> = games
+        .par_iter()
+        .map(|g| {
             let mut ai = Ai::new(cfg.clone());
-            play_game(&game, &mut ai, i, args.line_cap, stop, None)
-                .map(|r| (r.score as f64, r.lines as f64))
+            play_from(g.clone(), &mut ai, args.line_cap, None, stop)
+                .map(|end| (end.score_uncapped as f64, end.lines_value() as f64))
         })
         .collect();
-    let r: Option<Vec<(f64, f64)>> = results.into_iter().collect();
-    r.map(|v| {
+    results.map(|v| {
         let n = v.len() as f64;
         (
             v.iter().map(|x| x.0).sum::<f64>() / n,
@@ -163,13 +231,23 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         });
     }
     let t0 = Instant::now();
+    let start = cem.start()?;
+    let fork = fork_level(&start, &cem.slots, args.game.level().min(255) as u8);
+    if let Some(level) = fork {
+        eprintln!(
+            "the tuned numbers act from level {}: each game is played once to level {level} with the start weights, and every candidate goes on from there",
+            level + 2
+        );
+    }
     while cem.generation < args.generations {
         let g = cem.generation;
+        let seed = args.game.seed.wrapping_add(g as u64);
+        let Some(games) = prefixes(args, &start, fork, seed, &stop) else {
+            return Ok(ExitCode::from(130));
+        };
         for k in cem.pending() {
             let cand = cem.candidate(k)?;
-            let Some((f, lines)) =
-                fitness(args, &cand, args.game.seed.wrapping_add(g as u64), &stop)
-            else {
+            let Some((f, lines)) = fitness(args, &cand, &games, &stop) else {
                 return Ok(ExitCode::from(130));
             };
             eprintln!(
@@ -194,4 +272,63 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn args(extra: &[&str]) -> TuneArgs {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            tune: TuneArgs,
+        }
+        let mut argv = vec!["tune"];
+        argv.extend_from_slice(extra);
+        Cli::parse_from(argv).tune
+    }
+
+    #[test]
+    fn the_fork_is_two_levels_before_the_first_tuned_table() {
+        let w = Weights::default();
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(fork_level(&w, &s(&["killscreen.burns"]), 18), Some(27));
+        assert_eq!(
+            fork_level(&w, &s(&["double_killscreen.burns", "killscreen.holes"]), 18),
+            Some(27)
+        );
+        assert_eq!(
+            fork_level(&w, &s(&["double_killscreen.burns"]), 18),
+            Some(37)
+        );
+        assert_eq!(fork_level(&w, &s(&["killscreen.burns", "burns"]), 18), None);
+        assert_eq!(fork_level(&w, &s(&["killscreen.burns"]), 27), None);
+    }
+
+    #[test]
+    fn a_game_resumed_at_the_fork_is_the_game_played_through() {
+        // Level 0: the first level comes after 10 lines. A fresh AI taking over between two
+        // pieces plays on exactly as the first one would have.
+        let a = args(&["--level", "0", "--games", "2", "--seed", "41"]);
+        let stop = AtomicBool::new(false);
+        let w = Weights::default();
+        let whole = prefixes(&a, &w, None, 41, &stop).unwrap();
+        let forked = prefixes(&a, &w, Some(1), 41, &stop).unwrap();
+        for (g, f) in whole.iter().zip(&forked) {
+            assert!(f.level >= 1 && !f.piece_active());
+            let cfg = AiConfig {
+                weights: w.clone(),
+                ..a.ai.config().unwrap()
+            };
+            let end_whole =
+                play_from(g.clone(), &mut Ai::new(cfg.clone()), 20, None, &stop).unwrap();
+            let end_forked = play_from(f.clone(), &mut Ai::new(cfg), 20, None, &stop).unwrap();
+            assert_eq!(end_whole.lines_value(), end_forked.lines_value());
+            assert_eq!(end_whole.score_uncapped, end_forked.score_uncapped);
+            assert_eq!(end_whole.frame_counter, end_forked.frame_counter);
+            assert!(end_whole.lines_value() >= 20);
+        }
+    }
 }
