@@ -356,6 +356,128 @@ mod tests {
         }
     }
 
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    /// The same over random positions: boards with holes and overhangs, every piece with or
+    /// without the next, levels from 0 to 255 (the double killscreen in some), tap speeds,
+    /// and pieces already on their way (a prefix of a reachable lock's inputs played first).
+    #[test]
+    fn random_answers_lock_where_they_say() {
+        let mut r = Rng(0x0b57_2026_0008_0001);
+        let masks = ["X.", "X..", "X...", "X.....", "X..X...."];
+        let (mut checked, mut on_the_way) = (0, 0);
+        for case in 0..120 {
+            let mut rows = [0u16; 20];
+            let base = r.below(12) as usize;
+            for x in 0..10 {
+                let h = (base + r.below(5) as usize).saturating_sub(2).min(15);
+                for row in rows.iter_mut().rev().take(h) {
+                    if r.below(6) != 0 {
+                        *row |= 1 << x;
+                    }
+                }
+            }
+            for row in rows.iter_mut() {
+                if *row == 0x3FF {
+                    *row &= !(1 << r.below(10));
+                }
+            }
+            let piece = PieceKind::ALL[r.below(7) as usize];
+            let next = (r.below(4) != 0).then(|| PieceKind::ALL[r.below(7) as usize]);
+            let level = match r.below(4) {
+                0 => r.below(19) as u8,
+                1 => 18 + r.below(2) as u8,
+                2 => 29 + r.below(20) as u8,
+                _ => r.below(256) as u8,
+            };
+            let position = Position {
+                rows,
+                piece,
+                next,
+                level,
+                lines: r.below(300) as u32,
+                score: 0,
+            };
+            if position.check().is_err() {
+                continue;
+            }
+            let mut ai = AiConfig::default();
+            ai.input = masks[r.below(masks.len() as u64) as usize]
+                .parse()
+                .expect("mask");
+            ai.deep_locks = 0;
+            ai.blind_locks = 0;
+            let mut q = Query {
+                position,
+                ai,
+                double_killscreen: r.below(3) == 0,
+                progress: None,
+            };
+            // Sometimes start part of the way along a reachable lock's inputs.
+            if r.below(3) == 0 {
+                let a = analyse(&q).expect("answer");
+                let pl = &a.placements[r.below(a.placements.len() as u64) as usize];
+                let k = r.below(pl.inputs.len() as u64) as usize;
+                let (mut g, _) = root(&q).expect("root");
+                for &b in &pl.inputs[..k] {
+                    g.step(b);
+                }
+                let Some(o) = Orientation::from_id(g.piece) else {
+                    continue;
+                };
+                q.progress = Some(Progress {
+                    frames: k as u32,
+                    orientation: o,
+                    x: g.x,
+                    y: g.y,
+                });
+            }
+            let (game, _) = match root(&q) {
+                Ok(x) => x,
+                // A prefix with Down held can be ahead of gravity: fine to refuse.
+                Err(AnalysisError::Progress(_)) => continue,
+                Err(e) => panic!("case {case}: {e}"),
+            };
+            let a = match analyse(&q) {
+                Ok(a) => a,
+                Err(AnalysisError::NoLock(_)) => continue,
+                Err(e) => panic!("case {case}: {e}"),
+            };
+            on_the_way += usize::from(q.progress.is_some());
+            for p in &a.placements {
+                let mut g = game;
+                for (t, &b) in p.inputs.iter().enumerate() {
+                    assert_eq!(
+                        g.play_state,
+                        PlayState::PlayerControlsActiveTetrimino,
+                        "case {case}: locked early at frame {t} for {p:?}"
+                    );
+                    g.step(b);
+                }
+                assert_eq!(g.play_state, PlayState::LockTetrimino, "case {case}: {p:?}");
+                assert_eq!(
+                    (g.piece, g.x as i8, g.y as i8),
+                    (p.orientation as u8, p.x, p.y),
+                    "case {case}: {q:?}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 1500, "only {checked} placements checked");
+        assert!(
+            on_the_way > 10,
+            "only {on_the_way} positions with the piece on its way"
+        );
+    }
+
     #[test]
     fn rating_and_progress() {
         let mut text = "level 18\npiece T\nnext I\nboard\n".to_string();

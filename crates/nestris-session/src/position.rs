@@ -490,4 +490,38 @@ mod tests {
         let short = format!("piece L\nnext I\nlevel 19\nlines 30\nscore 123456\nboard {bits}\n");
         assert_eq!(Position::parse(&short), Ok(p));
     }
+
+    /// Damaged files are errors, never panics: every truncation, and random byte changes.
+    #[test]
+    fn damaged_files_are_errors() {
+        let mut text = "level 19\nlines 30\nscore 123456\npiece L\nnext I\nboard\n".to_string();
+        text.push_str(&"..........\n".repeat(18));
+        text.push_str("#########.\n##.######.\n");
+        let bytes = text.as_bytes();
+        for n in 0..bytes.len() {
+            let _ = StartPoint::parse("cut", &bytes[..n]);
+        }
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let alphabet = b"#.01 \nTJZOSLIXlevnxtbord9-\xff";
+        for _ in 0..3000 {
+            let mut b = bytes.to_vec();
+            for _ in 0..3 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let at = (seed % b.len() as u64) as usize;
+                b[at] = alphabet[((seed >> 32) % alphabet.len() as u64) as usize];
+            }
+            if let Ok(StartPoint::Position(p)) = StartPoint::parse("flip", &b) {
+                // Whatever parses is a position a game can start from.
+                assert!(p.check().is_ok());
+                let _ = p.game(&StartConfig::from_seed(
+                    1,
+                    p.level,
+                    nestris_engine::GameType::A,
+                    0,
+                ));
+            }
+        }
+    }
 }
