@@ -409,12 +409,14 @@ mod tests {
             if position.check().is_err() {
                 continue;
             }
-            let mut ai = AiConfig::default();
-            ai.input = masks[r.below(masks.len() as u64) as usize]
-                .parse()
-                .expect("mask");
-            ai.deep_locks = 0;
-            ai.blind_locks = 0;
+            let ai = AiConfig {
+                input: masks[r.below(masks.len() as u64) as usize]
+                    .parse()
+                    .expect("mask"),
+                deep_locks: 0,
+                blind_locks: 0,
+                ..AiConfig::default()
+            };
             let mut q = Query {
                 position,
                 ai,
