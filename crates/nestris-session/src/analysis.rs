@@ -301,6 +301,87 @@ pub fn rate(
     })
 }
 
+/// A board as 20 rows of `.`/`#`, top first.
+pub fn board_rows(rows: &[u16; 20]) -> Vec<String> {
+    rows.iter()
+        .map(|&r| {
+            (0..10)
+                .map(|x| if r & (1 << x) != 0 { '#' } else { '.' })
+                .collect()
+        })
+        .collect()
+}
+
+/// One placement as JSON (`rank` 1 = best).
+pub fn placement_json(rank: usize, p: &Placement) -> serde_json::Value {
+    serde_json::json!({
+        "rank": rank,
+        "orientation": format!("{:?}", p.orientation),
+        "x": p.x,
+        "y": p.y,
+        "inputs": crate::inputs::frames_string(&p.inputs),
+        "input_bytes": p.inputs,
+        "frames": p.inputs.len(),
+        "value": p.value,
+        "cleared": p.cleared,
+        "lines": p.lines,
+        "level": p.level,
+        "board": board_rows(&p.board),
+        "tops_out": p.tops_out,
+        "ai_choice": p.ai_choice,
+    })
+}
+
+/// A rating as JSON.
+pub fn rating_json(r: &Rating) -> serde_json::Value {
+    serde_json::json!({
+        "rank": r.rank,
+        "of": r.of,
+        "value": r.value,
+        "best": r.best,
+        "lost": r.lost,
+    })
+}
+
+/// The answer as the JSON of `nestris best --json` and `/v1/best` (version 1): the position,
+/// the timing, the number of reachable locks, the best `top` placements, and the rating when
+/// there is one. `hz` is the tap speed as the question gave it.
+pub fn to_json(
+    q: &Query,
+    hz: &str,
+    answer: &Answer,
+    top: usize,
+    rating: Option<&Rating>,
+) -> serde_json::Value {
+    let p = &q.position;
+    let mut v = serde_json::json!({
+        "version": 1,
+        "position": {
+            "piece": p.piece.letter().to_string(),
+            "next": p.next.map(|n| n.letter().to_string()),
+            "level": p.level,
+            "lines": p.lines,
+            "score": p.score,
+            "board": board_rows(&p.rows),
+        },
+        "hz": hz,
+        "reaction": q.ai.reaction,
+        "double_killscreen": q.double_killscreen,
+        "locks": answer.placements.len(),
+        "placements": answer
+            .placements
+            .iter()
+            .take(top.max(1))
+            .enumerate()
+            .map(|(i, pl)| placement_json(i + 1, pl))
+            .collect::<Vec<_>>(),
+    });
+    if let Some(r) = rating {
+        v["rate"] = rating_json(r);
+    }
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use nestris_engine::{Orientation, PieceKind};
-use nestris_session::analysis::{self, Answer, Placement, Progress, Query, Rating};
+use nestris_session::analysis::{self, board_rows, Answer, Placement, Progress, Query, Rating};
 use nestris_session::inputs::frames_string;
 use nestris_session::position::{parse_orientation, Position};
 
@@ -138,47 +138,8 @@ impl BestArgs {
     }
 }
 
-fn board_rows(rows: &[u16; 20]) -> Vec<String> {
-    rows.iter()
-        .map(|&r| {
-            (0..10)
-                .map(|x| if r & (1 << x) != 0 { '#' } else { '.' })
-                .collect()
-        })
-        .collect()
-}
-
 fn lock_name(p: &Placement) -> String {
     format!("{:?} x{} y{}", p.orientation, p.x, p.y)
-}
-
-fn placement_json(rank: usize, p: &Placement) -> serde_json::Value {
-    serde_json::json!({
-        "rank": rank,
-        "orientation": format!("{:?}", p.orientation),
-        "x": p.x,
-        "y": p.y,
-        "inputs": frames_string(&p.inputs),
-        "input_bytes": p.inputs,
-        "frames": p.inputs.len(),
-        "value": p.value,
-        "cleared": p.cleared,
-        "lines": p.lines,
-        "level": p.level,
-        "board": board_rows(&p.board),
-        "tops_out": p.tops_out,
-        "ai_choice": p.ai_choice,
-    })
-}
-
-fn rating_json(r: &Rating) -> serde_json::Value {
-    serde_json::json!({
-        "rank": r.rank,
-        "of": r.of,
-        "value": r.value,
-        "best": r.best,
-        "lost": r.lost,
-    })
 }
 
 fn print_table(q: &Query, args: &BestArgs, a: &Answer, rating: Option<(&str, &Rating)>) {
@@ -263,32 +224,13 @@ pub fn run(args: &BestArgs) -> anyhow::Result<ExitCode> {
         None => None,
     };
     if args.json {
-        let p = &q.position;
-        let mut v = serde_json::json!({
-            "version": 1,
-            "position": {
-                "piece": p.piece.letter().to_string(),
-                "next": p.next.map(|n| n.letter().to_string()),
-                "level": p.level,
-                "lines": p.lines,
-                "score": p.score,
-                "board": board_rows(&p.rows),
-            },
-            "hz": args.ai.hz,
-            "reaction": args.ai.reaction,
-            "double_killscreen": q.double_killscreen,
-            "locks": answer.placements.len(),
-            "placements": answer
-                .placements
-                .iter()
-                .take(args.top.max(1))
-                .enumerate()
-                .map(|(i, pl)| placement_json(i + 1, pl))
-                .collect::<Vec<_>>(),
-        });
-        if let Some((_, r)) = &rating {
-            v["rate"] = rating_json(r);
-        }
+        let v = analysis::to_json(
+            &q,
+            &args.ai.hz,
+            &answer,
+            args.top,
+            rating.as_ref().map(|(_, r)| r),
+        );
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print_table(
