@@ -102,3 +102,29 @@ fn many_concurrent_requests_all_answered_correctly() {
     assert_eq!(get(addr, "/ping"), (200, "pong".to_string()));
     server.stop();
 }
+
+/// The time limit and the cap on analyses answer 503 (and the server goes on).
+#[test]
+fn limits_answer_503() {
+    for (time_limit, max_in_flight, want) in [
+        (std::time::Duration::from_nanos(1), 8, "time limit"),
+        (std::time::Duration::from_secs(60), 0, "too many analyses"),
+    ] {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+        let server = Server::start(
+            listener,
+            Config {
+                threads: 1,
+                max_in_flight,
+                time_limit,
+            },
+        )
+        .expect("start");
+        let addr = server.addr();
+        let (status, body) = get(addr, &targets()[0]);
+        assert_eq!(status, 503, "{body}");
+        assert!(body.contains(want), "{body}");
+        assert_eq!(get(addr, "/v1/health").0, 200);
+        server.stop();
+    }
+}
