@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 pub mod params;
+pub mod stackrabbit;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -95,7 +96,7 @@ impl Response {
 /// What a route needs computed (the analysis), or its answer at once.
 enum Routed {
     Now(Response),
-    Analyse(Box<Request>),
+    Compute(Box<dyn FnOnce() -> Response + Send>),
 }
 
 fn route_only(method: &str, target: &str, body: &[u8]) -> Routed {
@@ -119,10 +120,21 @@ fn route_only(method: &str, target: &str, body: &[u8]) -> Routed {
                 Err(e) => return Routed::Now(Response::error(400, e.field(), &e.message)),
             };
             match Request::from_pairs(&pairs, path == "/v1/rate") {
-                Ok(r) => Routed::Analyse(Box::new(r)),
+                Ok(r) => Routed::Compute(Box::new(move || answer(&r))),
                 Err(e) => Routed::Now(Response::error(400, e.field(), &e.message)),
             }
         }
+        // StackRabbit's routes.
+        (
+            "GET",
+            "/get-move" | "/get-move-cpp" | "/rate-move" | "/rate-move-cpp" | "/engine-movelist-cpp",
+        ) => match params::pairs(query, b"") {
+            Ok(pairs) => {
+                let route = path.trim_start_matches('/').to_string();
+                Routed::Compute(Box::new(move || stackrabbit::answer(&route, &pairs)))
+            }
+            Err(e) => Routed::Now(Response::error(400, e.field(), &e.message)),
+        },
         (_, "/v1/health" | "/v1/version" | "/ping") => {
             Routed::Now(Response::error(405, None, &format!("{method} is not allowed here: use GET")))
         }
@@ -134,7 +146,7 @@ fn route_only(method: &str, target: &str, body: &[u8]) -> Routed {
         _ => Routed::Now(Response::error(
             404,
             None,
-            &format!("no route {path}: the routes are /v1/best, /v1/rate, /v1/health, /v1/version and /ping"),
+            &format!("no route {path}: the routes are /v1/best, /v1/rate, /v1/health, /v1/version, and StackRabbit's /ping, /get-move, /get-move-cpp, /rate-move, /rate-move-cpp, /engine-movelist-cpp"),
         )),
     }
 }
@@ -163,7 +175,7 @@ pub fn answer(r: &Request) -> Response {
 pub fn route(method: &str, target: &str, body: &[u8]) -> Response {
     match route_only(method, target, body) {
         Routed::Now(r) => r,
-        Routed::Analyse(r) => answer(&r),
+        Routed::Compute(f) => f(),
     }
 }
 
@@ -423,14 +435,18 @@ fn serve_connection(mut stream: TcpStream, config: &Config, in_flight: &Arc<Atom
         Err(r) => r,
         Ok((method, target, body)) => match route_only(&method, &target, &body) {
             Routed::Now(r) => r,
-            Routed::Analyse(req) => analyse_limited(req, config, in_flight),
+            Routed::Compute(f) => analyse_limited(f, config, in_flight),
         },
     };
     let _ = write_response(&mut stream, &response);
 }
 
 /// Runs the analysis on its own thread and waits for it at most the time limit.
-fn analyse_limited(req: Box<Request>, config: &Config, in_flight: &Arc<AtomicUsize>) -> Response {
+fn analyse_limited(
+    f: Box<dyn FnOnce() -> Response + Send>,
+    config: &Config,
+    in_flight: &Arc<AtomicUsize>,
+) -> Response {
     if in_flight.fetch_add(1, Ordering::SeqCst) >= config.max_in_flight {
         in_flight.fetch_sub(1, Ordering::SeqCst);
         return Response::error(503, None, "too many analyses running: try again");
@@ -438,7 +454,7 @@ fn analyse_limited(req: Box<Request>, config: &Config, in_flight: &Arc<AtomicUsi
     let (tx, rx) = mpsc::channel();
     let counter = in_flight.clone();
     std::thread::spawn(move || {
-        let r = answer(&req);
+        let r = f();
         counter.fetch_sub(1, Ordering::SeqCst);
         let _ = tx.send(r);
     });
