@@ -154,10 +154,11 @@ pub fn decompress_board(s: &str) -> Result<String, String> {
     Ok(out)
 }
 
-/// StackRabbit's parameters as ours.
-fn our_pairs(
-    pairs: &[(String, String)],
-) -> Result<(Vec<(String, String)>, Option<String>), FieldError> {
+/// Parameters as name and value.
+type Pairs = Vec<(String, String)>;
+
+/// StackRabbit's parameters as ours, and its `secondBoard` (raw).
+fn our_pairs(pairs: &[(String, String)]) -> Result<(Pairs, Option<String>), FieldError> {
     let mut out = Vec::new();
     let mut second = None;
     for (k, v) in pairs {
