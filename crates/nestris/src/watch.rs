@@ -149,7 +149,7 @@ fn watch_headless<G: Shown, P: Player<G>>(
                     index + 1,
                     run.frames,
                     run.game.shown_score(),
-                    run.game.lines()
+                    run.game.lines_shown()
                 );
                 return Ok(ExitCode::from(130));
             }

@@ -66,6 +66,10 @@ pub trait Shown: RuleSet + Sized {
     fn departure_lines(&self) -> Vec<ratatui::text::Line<'static>> {
         Vec::new()
     }
+    /// The line counter as the screen shows it (B-type: the lines left).
+    fn lines_shown(&self) -> u32 {
+        self.lines()
+    }
     /// Whether a piece is falling (a hint stays shown while the same piece is).
     fn piece_in_play(&self) -> bool;
     /// The DAS counter to show (NES).
@@ -104,6 +108,9 @@ impl Shown for Nes {
     }
     fn piece_in_play(&self) -> bool {
         self.game.piece_active()
+    }
+    fn lines_shown(&self) -> u32 {
+        self.game.lines_value()
     }
     fn das(&self) -> Option<u8> {
         Some(self.game.autorepeat_x)
