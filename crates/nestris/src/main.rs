@@ -2,15 +2,12 @@
 //! under the game's real timing, a benchmark, and conformance checks against the original.
 
 mod bench;
-mod classic_ai;
-mod classic_run;
-mod departure;
-mod gamecsv;
+mod best;
 mod options;
 mod play;
 mod replay;
-mod replayfile;
 mod sequence;
+mod serve;
 mod tui;
 mod tune;
 mod verify;
@@ -36,6 +33,13 @@ enum Command {
     /// Headless AI games on all cores, reported as the field reports bots (mean score,
     /// percentiles, lines, Tetris rate, decision times).
     Bench(bench::BenchArgs),
+    /// The best placements of the current piece from a position (board, pieces, level,
+    /// lines) at a tap speed and reaction time: the lock, the frame-by-frame inputs, the AI's
+    /// value, the board after; `--rate` ranks a placement the player made.
+    Best(best::BestArgs),
+    /// The analysis of `best` over HTTP/JSON: /v1/best, /v1/rate, /v1/health, /v1/version
+    /// (and StackRabbit's /ping), on a worker pool with a time limit per request.
+    Serve(serve::ServeArgs),
     /// Tune the evaluation weights (seeded, resumable noisy cross-entropy method; every candidate
     /// of a generation plays the same games).
     Tune(tune::TuneArgs),
@@ -64,6 +68,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Verify(args)) => verify::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Best(args)) => best::run(&args),
+        Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Tune(args)) => tune::run(&args),
         Some(Command::Watch(args)) => watch::run(&args),
         Some(Command::Play(args)) => play::run(&args),

@@ -7,9 +7,10 @@ use nestris_engine::{GameType, StartConfig};
 /// Which game to start.
 #[derive(Debug, Clone, clap::Args)]
 pub struct GameOptions {
-    /// Start level (0..=19 as the menu allows; up to 255 accepted for experiments).
-    #[arg(long, default_value_t = 18)]
-    pub level: u16,
+    /// Start level (0..=19 as the menu allows; up to 255 accepted for experiments) [default:
+    /// 18]. NES rules only.
+    #[arg(long)]
+    pub level: Option<u16>,
     /// Game type: a (marathon) or b (25 lines over garbage).
     #[arg(long = "type", value_enum, default_value_t = TypeArg::A)]
     pub game_type: TypeArg,
@@ -23,6 +24,16 @@ pub struct GameOptions {
     /// frame. A departure from the original game (the field's AI format uses it).
     #[arg(long)]
     pub double_killscreen: bool,
+    /// Start every game from the position in FILE (board, current and next piece, level,
+    /// lines, score; see the README): a departure from the original game, labelled as one.
+    /// Or from an engine snapshot: a reference trace (.jsonl.gz), whose header state every
+    /// game starts from (not a departure). NES rules, A-type only; it sets the level (no
+    /// --level).
+    #[arg(long, value_name = "FILE")]
+    pub position: Option<std::path::PathBuf>,
+    /// What --position holds, read once.
+    #[arg(skip)]
+    pub position_cache: std::sync::OnceLock<Option<nestris_session::position::StartPoint>>,
 }
 
 /// A or B.
@@ -34,33 +45,93 @@ pub enum TypeArg {
     B,
 }
 
+/// The start level when `--level` is not given.
+pub const DEFAULT_LEVEL: u16 = 18;
+
 impl GameOptions {
+    /// The start level (`--level`, 18 by default).
+    pub fn level(&self) -> u16 {
+        self.level.unwrap_or(DEFAULT_LEVEL)
+    }
+
+    /// The position of `--position` (read once; the error names the file, the line and the
+    /// problem).
+    pub fn position(&self) -> anyhow::Result<Option<&nestris_session::position::StartPoint>> {
+        use nestris_session::position::StartPoint;
+        if let Some(p) = self.position_cache.get() {
+            return Ok(p.as_ref());
+        }
+        let parsed = match &self.position {
+            None => None,
+            Some(path) => {
+                let bytes = std::fs::read(path)
+                    .with_context(|| format!("cannot read the position file {}", path.display()))?;
+                let p = StartPoint::parse(&path.display().to_string(), &bytes)
+                    .with_context(|| format!("position file {}", path.display()))?;
+                if matches!(&p, StartPoint::Position(p) if p.next.is_none()) {
+                    bail!(
+                        "position file {}: the next piece is missing (`next I`): a game needs it",
+                        path.display()
+                    );
+                }
+                Some(p)
+            }
+        };
+        Ok(self.position_cache.get_or_init(|| parsed).as_ref())
+    }
+
     /// Checks ranges; a clear message for each.
     pub fn validate(&self) -> anyhow::Result<()> {
-        if self.level > 255 {
+        if let Some(path) = &self.position {
+            if let Some(level) = self.level {
+                bail!("--level {level} with --position: the position file sets the level");
+            }
+            if self.game_type != TypeArg::A || self.height > 0 {
+                bail!("--position starts A-type games: leave out --type and --height");
+            }
+            self.position()?;
+            let _ = path;
+        }
+        if self.level() > 255 {
             bail!(
                 "--level {} is out of range (0..=255; the menu offers 0..=19)",
-                self.level
+                self.level()
             );
         }
         if self.height > 5 {
             bail!("--height {} is out of range (0..=5)", self.height);
         }
-        if self.game_type == TypeArg::B && self.level > 19 {
-            bail!("--level {} is out of range for B-type (0..=19)", self.level);
+        if self.game_type == TypeArg::B && self.level() > 19 {
+            bail!(
+                "--level {} is out of range for B-type (0..=19)",
+                self.level()
+            );
         }
         Ok(())
     }
 
-    /// Checks the options against the rule set: the double killscreen is for the NES engine.
+    /// Checks the options against the rule set: levels, game types and the double
+    /// killscreen are the NES engine's.
     pub fn check_rules(&self, rules: &RulesOptions) -> anyhow::Result<()> {
-        if self.double_killscreen && rules.rules != RulesArg::Nes {
+        if rules.rules == RulesArg::Nes {
+            return Ok(());
+        }
+        let name = rules.rules_name();
+        if self.double_killscreen {
+            bail!("--double-killscreen is for the NES rules (--rules nes), not --rules {name}");
+        }
+        if let Some(level) = self.level {
             bail!(
-                "--double-killscreen is for the NES rules (--rules nes), not --rules {}",
-                rules.rules_name()
+                "--level {level} is for the NES rules (--rules nes): --rules {name} has no levels"
             );
         }
-        Ok(())
+        if self.height > 0 || self.game_type != TypeArg::A {
+            bail!("--type and --height apply to --rules nes only");
+        }
+        if self.position.is_some() {
+            bail!("--position is for the NES rules (--rules nes), not --rules {name}");
+        }
+        rules.validate()
     }
 
     /// The start of game number `index` (deterministic in seed and index).
@@ -69,19 +140,41 @@ impl GameOptions {
             TypeArg::A => GameType::A,
             TypeArg::B => GameType::B,
         };
-        let mixed = self
-            .seed
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .wrapping_add(index.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        StartConfig::from_seed(mixed, self.level as u8, game_type, self.height)
+        nestris_session::nes::start_config(
+            self.seed,
+            index,
+            self.level() as u8,
+            game_type,
+            self.height,
+        )
     }
 
     /// Game number `index`, ready for its first frame, with the departures these options ask
-    /// for (the double killscreen).
+    /// for (the double killscreen, the start from a position).
     pub fn start_game(&self, index: u64) -> nestris_engine::Game {
-        let mut game = nestris_engine::Game::start(self.start_config(index));
+        let start = self.start_config(index);
+        let mut game = match self.position().ok().flatten() {
+            Some(p) => p.game(&start),
+            None => nestris_engine::Game::start(start),
+        };
         game.set_double_killscreen(self.double_killscreen);
         game
+    }
+
+    /// Game number `index` as the session's NES game, dealing from `randomizer` instead of
+    /// the game's picker when given (a departure).
+    pub fn nes(
+        &self,
+        index: u64,
+        randomizer: Option<nestris_classic::AnyRandomizer>,
+    ) -> nestris_session::nes::Nes {
+        let mut nes = nestris_session::nes::Nes::new(self.start_game(index), randomizer);
+        nes.from_position = self
+            .position()
+            .ok()
+            .flatten()
+            .is_some_and(|p| p.is_departure());
+        nes
     }
 }
 
@@ -197,6 +290,17 @@ pub enum RulesArg {
     Relaytris,
     /// The QBasic tutorial Tetris (nestris_classic::Qbasic).
     Qbasic,
+}
+
+impl RulesOptions {
+    /// The rule set.
+    pub fn rules(&self) -> nestris_session::Rules {
+        match self.rules {
+            RulesArg::Nes => nestris_session::Rules::Nes,
+            RulesArg::Relaytris => nestris_session::Rules::Relaytris,
+            RulesArg::Qbasic => nestris_session::Rules::Qbasic,
+        }
+    }
 }
 
 /// `--sega-next-game`.

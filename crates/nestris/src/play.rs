@@ -8,17 +8,20 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use crossterm::event::{self, Event, KeyEventKind};
-use nestris_ai::{Ai, Placement};
-use nestris_engine::{buttons, Game};
+use nestris_ai::{Ai, Evaluator};
+use nestris_engine::buttons;
+use nestris_session::classic::{ClassicAi, ClassicRun};
+use nestris_session::nes::Nes;
+use nestris_session::Rules;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use crate::options::{AiOptions, GameOptions};
-use crate::replayfile::{numbered_path, Meta, Source};
 use crate::tui::keys::{self, Action, Held, KeyMap};
-use crate::tui::session::{self, input_string, Pacer, Run};
+use crate::tui::session::{input_string, Pacer, Run, Shown};
 use crate::tui::term::Tui;
-use crate::tui::view::{self, Hud};
+use crate::tui::view::Hud;
+use nestris_session::replayfile::{numbered_path, Meta, Source};
 
 /// Play the game yourself.
 #[derive(Debug, Clone, clap::Args)]
@@ -73,12 +76,35 @@ fn load_keys(spec: Option<&str>) -> anyhow::Result<KeyMap> {
     }
 }
 
-/// The AI's best placement for the current piece (the hint key).
-fn hint(ai: &Ai, game: &Game) -> Option<Placement> {
+/// What the hint key shows: the outline of the AI's placement (NES: orientation id, x, y),
+/// or a text.
+enum Hint {
+    Ghost(u8, u8, u8),
+    Text(String),
+}
+
+/// The AI's best placement for the current piece of a NES game (the hint key).
+fn hint_nes(ai: &Ai, game: &Nes) -> Option<Hint> {
     if !game.piece_active() {
         return None;
     }
     ai.hint(game)
+        .map(|p| Hint::Ghost(p.orientation as u8, p.x, p.y))
+}
+
+/// The same for a classic game: the cells and the moves.
+fn hint_classic(ai: &ClassicAi, game: &ClassicRun) -> Option<Hint> {
+    ai.hint(game).map(|p| {
+        Hint::Text(format!(
+            "hint: {} (moves {})",
+            p.cells
+                .iter()
+                .map(|(x, y)| format!("{x},{y}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            p.moves.iter().map(|m| m.letter()).collect::<String>()
+        ))
+    })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,11 +129,12 @@ fn meta(args: &PlayArgs, index: u64) -> Meta {
 /// Runs the command.
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     args.game.check_rules(&args.rules)?;
-    if args.rules.rules != crate::options::RulesArg::Nes {
-        return crate::classic_run::play_classic(&args.rules, &args.game, &args.ai);
-    }
     args.game.validate()?;
-    if args.record.is_some() && args.rules.is_departure() {
+    let rules = args.rules.rules();
+    if args.record.is_some() && args.game.position.is_some() {
+        bail!("--record: a game started from a position would not replay (recordings start games at the menu)");
+    }
+    if args.record.is_some() && args.rules.is_departure() && rules == Rules::Nes {
         bail!("--record: a game with another randomizer ({}) would not replay on the original's picker", args.rules.randomizer_label());
     }
     let mut randomizers = args.rules.game_randomizers(args.game.seed)?;
@@ -116,17 +143,68 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     if !std::io::stdout().is_terminal() {
         bail!("nestris play needs a terminal");
     }
+    match rules {
+        Rules::Nes => {
+            let ai = Ai::new(cfg);
+            play(
+                args,
+                map,
+                |index| Run::with_rules(&args.game, index, &mut randomizers),
+                |run, index| {
+                    if let Some(path) = &args.record {
+                        let start = args.game.start_config(index);
+                        run.record(&numbered_path(path, index), start, meta(args, index))?;
+                    }
+                    Ok(())
+                },
+                |game| hint_nes(&ai, game),
+            )
+        }
+        rules => {
+            let Some(mut randomizers) = randomizers else {
+                bail!("the nes randomizer needs --rules nes");
+            };
+            let ai = ClassicAi::new(Evaluator::new(cfg.weights));
+            play(
+                args,
+                map,
+                |index| {
+                    let game = ClassicRun::new(rules, randomizers.next_game())
+                        .expect("a classic rule set");
+                    Run::new(game, index)
+                },
+                |run, index| {
+                    if let Some(path) = &args.record {
+                        run.record(&numbered_path(path, index), meta(args, index))?;
+                    }
+                    Ok(())
+                },
+                |game| hint_classic(&ai, game),
+            )
+        }
+    }
+}
+
+/// The keyboard plays games of `G` one after the other: `new_game(index)` makes each,
+/// `start(run, index)` starts its recording when Start begins it, `hint` answers the hint
+/// key.
+fn play<G: Shown>(
+    args: &PlayArgs,
+    map: KeyMap,
+    mut new_game: impl FnMut(u64) -> Run<G>,
+    start: impl Fn(&mut Run<G>, u64) -> anyhow::Result<()>,
+    hint: impl Fn(&G) -> Option<Hint>,
+) -> anyhow::Result<ExitCode> {
     let mut tui = Tui::enter(true)?;
     let releases = tui.key_releases;
     let mut held = Held::new(releases);
-    let ai = Ai::new(cfg);
     let mut index = 0u64;
     let mut top = 0u64;
-    let mut run = Run::with_rules(args.game.start_game(index), index, &mut randomizers);
+    let mut run = new_game(index);
     let mut phase = Phase::Waiting;
     let mut start_mask = 0u8;
     let mut ghost: Option<(u8, u8, u8, u32)> = None;
-    let mut hint_msg: Option<&'static str> = None;
+    let mut hint_msg: Option<String> = None;
     let mut last_input = 0u8;
     let mut pacer = Pacer::new();
     loop {
@@ -160,9 +238,9 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                         run.ending_tick = crate::tui::endings::TICKS;
                     } else if action == Some(Action::Button(buttons::START)) {
                         run.save_recording()?;
-                        top = top.max(run.game.score_value());
+                        top = top.max(run.game.shown_score());
                         index += 1;
-                        run = Run::with_rules(args.game.start_game(index), index, &mut randomizers);
+                        run = new_game(index);
                         phase = Phase::Waiting;
                         ghost = None;
                     }
@@ -173,13 +251,16 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                         run.save_recording()?;
                         return Ok(ExitCode::SUCCESS);
                     }
-                    Some(Action::Hint) if phase == Phase::Playing => match hint(&ai, &run.game) {
-                        Some(p) => {
-                            ghost =
-                                Some((p.orientation as u8, p.x, p.y, session::pieces(&run.game)));
+                    Some(Action::Hint) if phase == Phase::Playing => match hint(&run.game) {
+                        Some(Hint::Ghost(o, x, y)) => {
+                            ghost = Some((o, x, y, run.game.pieces_played()));
                             hint_msg = None;
                         }
-                        None => hint_msg = Some("no hint available"),
+                        Some(Hint::Text(t)) => {
+                            ghost = Some((0, 0, 0, run.game.pieces_played()));
+                            hint_msg = Some(t);
+                        }
+                        None => hint_msg = Some("no hint available".into()),
                     },
                     Some(Action::Button(b)) => {
                         if phase == Phase::Waiting {
@@ -188,14 +269,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                                 held.clear();
                                 // The Start that began the game is not a pause.
                                 start_mask = buttons::START;
-                                if let Some(path) = &args.record {
-                                    let start = args.game.start_config(index);
-                                    run.record(
-                                        &numbered_path(path, index),
-                                        start,
-                                        meta(args, index),
-                                    )?;
-                                }
+                                start(&mut run, index)?;
                                 pacer.reset();
                             }
                         } else {
@@ -222,31 +296,42 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                 last_input = input;
                 run.step(input);
                 if run.game.ended() {
-                    top = top.max(run.game.score_value());
+                    top = top.max(run.game.shown_score());
                     run.save_recording()?;
                     break;
                 }
             }
         }
         if let Some(g) = ghost {
-            if g.3 != session::pieces(&run.game) || !run.game.piece_active() {
+            if g.3 != run.game.pieces_played() || !run.game.piece_in_play() {
                 ghost = None;
+                if matches!(&hint_msg, Some(m) if m.starts_with("hint: ")) {
+                    hint_msg = None;
+                }
             }
         }
         if due > 0 {
             let hud = hud(
-                &run, &map, releases, phase, top, ghost, hint_msg, last_input, args,
+                &run,
+                &map,
+                releases,
+                phase,
+                top,
+                ghost,
+                hint_msg.as_deref(),
+                last_input,
+                args,
             );
             tui.terminal
-                .draw(|f| view::draw(f, &run.game, &run.vram, &hud))
+                .draw(|f| G::draw(f, &run, &hud))
                 .context("cannot draw")?;
         }
     }
 }
 
 #[allow(clippy::too_many_arguments)]
-fn hud(
-    run: &Run,
+fn hud<G: Shown>(
+    run: &Run<G>,
     map: &KeyMap,
     releases: bool,
     phase: Phase,
@@ -278,16 +363,15 @@ fn hud(
         panel.push(Line::from("held = autorepeat, 150 ms"));
     }
     panel.push(Line::default());
-    panel.push(Line::from(format!(
-        "input {}  DAS {:>2}",
-        input_string(last_input),
-        run.game.autorepeat_x
-    )));
+    panel.push(Line::from(match run.game.das() {
+        Some(das) => format!("input {}  DAS {das:>2}", input_string(last_input)),
+        None => format!("input {}", input_string(last_input)),
+    }));
     panel.extend(run.rate_lines());
-    if args.rules.is_departure() {
+    if args.rules.is_departure() || run.game.rules() != Rules::Nes {
         panel.push(Line::from(args.rules.randomizer_label()));
     }
-    panel.extend(session::departure_lines(&run.game));
+    panel.extend(run.game.departure_lines());
     if let Some(m) = hint_msg {
         panel.push(Line::from(m.to_string()));
     }
@@ -306,7 +390,9 @@ fn hud(
             args.game.seed,
             run.index + 1
         )),
-        ghost: ghost.map(|g| (g.0, g.1, g.2)),
+        ghost: ghost
+            .filter(|_| run.game.rules() == Rules::Nes)
+            .map(|g| (g.0, g.1, g.2)),
         ..Hud::default()
     };
     if run.game.ended() {
@@ -323,12 +409,16 @@ fn hud(
         }
     } else if phase == Phase::Waiting {
         hud.overlay = vec![
-            format!("LEVEL {}", args.game.level),
+            if run.game.rules() == Rules::Nes {
+                format!("LEVEL {}", args.game.level())
+            } else {
+                run.game.rules().name().to_uppercase()
+            },
             String::new(),
             "PRESS START".into(),
             format!("({})", b(buttons::START)),
         ];
-    } else if run.game.game_over() && run.game.curtain_row >= 20 {
+    } else if run.game.over() && run.game.curtain_down() {
         hud.overlay = vec!["GAME OVER".into(), String::new(), "PRESS START".into()];
     }
     hud

@@ -15,11 +15,12 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::Terminal;
 
-use crate::replayfile::Replay;
-use crate::tui::session::{self, input_string, Playback, Run, Speed};
+use crate::tui::session::{input_string, Playback, Run, Shown, Speed};
 use crate::tui::term::Tui;
-use crate::tui::view::{self, Hud};
+use crate::tui::view::Hud;
 use crate::watch::parse_speed;
+use nestris_session::classic::ClassicRun;
+use nestris_session::replayfile::Replay;
 
 /// Play a recording back.
 #[derive(Debug, Clone, clap::Args)]
@@ -45,44 +46,55 @@ pub struct ReplayArgs {
 /// Runs the command.
 pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
     let replay = Replay::read(&args.file)?;
+    match &replay.classic {
+        None => {
+            let index = replay.meta.game_index;
+            replay_with(args, &replay, || Run::from_game(replay.start_game(), index))
+        }
+        Some(c) => {
+            // Checked when the file was read: a known rule set and pieces.
+            let game = ClassicRun::from_recording(c)
+                .context("the recording's rule set and pieces make no game")?;
+            replay_with(args, &replay, || {
+                Run::new(game.clone(), replay.meta.game_index)
+            })
+        }
+    }
+}
+
+fn replay_with<G: Shown>(
+    args: &ReplayArgs,
+    replay: &Replay,
+    new_run: impl Fn() -> Run<G>,
+) -> anyhow::Result<ExitCode> {
     if args.check {
-        return check(&replay);
+        return check(replay, new_run());
     }
     if let Some(frames) = &args.screen {
-        return screens(args, &replay, frames);
+        return screens(args, replay, new_run(), frames);
     }
     if !std::io::stdout().is_terminal() {
         bail!("nestris replay needs a terminal to show the game; use --check to replay headless");
     }
     let speed = parse_speed(&args.speed)?;
-    on_screen(args, &replay, speed)
+    on_screen(args, replay, new_run(), speed)
 }
 
-fn check(replay: &Replay) -> anyhow::Result<ExitCode> {
-    let mut run = Run::from_game(replay.start_game(), replay.meta.game_index);
+fn check<G: Shown>(replay: &Replay, mut run: Run<G>) -> anyhow::Result<ExitCode> {
     for &b in &replay.inputs {
         run.step(b);
     }
-    let g = &run.game;
-    println!(
-        "score {} lines {} level {} frames {}{}",
-        g.score_value(),
-        g.lines_value(),
-        g.level,
-        run.frames,
-        session::departure_suffix(g)
-    );
-    if let Some(o) = replay.outcome {
-        let got = session::outcome(g);
+    println!("{}", run.game.check_line(run.frames));
+    if let (Some(o), Some(got)) = (replay.outcome, run.game.outcome()) {
         if got != o {
             eprintln!(
                 "replay diverged: the recording ended with score {} lines {} level {}, the replay gives score {} lines {} level {}",
                 bcd::from_bcd(o.score),
                 bcd::lines_value(o.lines),
                 o.level,
-                g.score_value(),
-                g.lines_value(),
-                g.level
+                bcd::from_bcd(got.score),
+                bcd::lines_value(got.lines),
+                got.level
             );
             return Ok(ExitCode::from(1));
         }
@@ -109,7 +121,12 @@ fn parse_size(s: &str) -> anyhow::Result<(u16, u16)> {
 }
 
 /// The panel of a replay (deterministic: it goes into the text snapshots).
-fn panel(replay: &Replay, run: &Run, speed: Speed, paused: bool) -> Vec<Line<'static>> {
+fn panel<G: Shown>(
+    replay: &Replay,
+    run: &Run<G>,
+    speed: Speed,
+    paused: bool,
+) -> Vec<Line<'static>> {
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let m = &replay.meta;
     let mut l = vec![Line::from(vec![
@@ -127,7 +144,7 @@ fn panel(replay: &Replay, run: &Run, speed: Speed, paused: bool) -> Vec<Line<'st
         m.seed,
         m.game_index + 1
     )));
-    l.extend(session::departure_lines(&run.game));
+    l.extend(run.game.departure_lines());
     l.push(Line::default());
     l.push(Line::from(vec![
         Span::styled("frame ", bold),
@@ -154,9 +171,9 @@ fn panel(replay: &Replay, run: &Run, speed: Speed, paused: bool) -> Vec<Line<'st
     l
 }
 
-fn hud(replay: &Replay, run: &Run, speed: Speed, paused: bool, end_note: bool) -> Hud {
+fn hud<G: Shown>(replay: &Replay, run: &Run<G>, speed: Speed, paused: bool, end_note: bool) -> Hud {
     let mut hud = Hud {
-        top_score: run.game.score_value(),
+        top_score: run.game.shown_score(),
         panel_title: "REPLAY".into(),
         panel: panel(replay, run, speed, paused),
         status: Line::from(" q quit · space pause · . step · 1 real time · +/- speed · m max"),
@@ -189,7 +206,12 @@ pub fn buffer_text(buf: &Buffer) -> String {
     out
 }
 
-fn screens(args: &ReplayArgs, replay: &Replay, list: &str) -> anyhow::Result<ExitCode> {
+fn screens<G: Shown>(
+    args: &ReplayArgs,
+    replay: &Replay,
+    mut run: Run<G>,
+    list: &str,
+) -> anyhow::Result<ExitCode> {
     let (w, h) = parse_size(&args.size)?;
     let mut wanted: Vec<u64> = list
         .split(',')
@@ -200,7 +222,6 @@ fn screens(args: &ReplayArgs, replay: &Replay, list: &str) -> anyhow::Result<Exi
         })
         .collect::<anyhow::Result<_>>()?;
     wanted.sort_unstable();
-    let mut run = Run::from_game(replay.start_game(), replay.meta.game_index);
     let total = replay.inputs.len() as u64;
     let mut terminal = Terminal::new(TestBackend::new(w, h)).context("test backend")?;
     for n in wanted {
@@ -212,18 +233,22 @@ fn screens(args: &ReplayArgs, replay: &Replay, list: &str) -> anyhow::Result<Exi
         }
         let hud = hud(replay, &run, Speed::Times(1), false, false);
         terminal.clear()?;
-        let frame = terminal.draw(|f| view::draw(f, &run.game, &run.vram, &hud))?;
+        let frame = terminal.draw(|f| G::draw(f, &run, &hud))?;
         println!("--- frame {n} ---");
         print!("{}", buffer_text(frame.buffer));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn on_screen(args: &ReplayArgs, replay: &Replay, speed0: Speed) -> anyhow::Result<ExitCode> {
+fn on_screen<G: Shown>(
+    args: &ReplayArgs,
+    replay: &Replay,
+    mut run: Run<G>,
+    speed0: Speed,
+) -> anyhow::Result<ExitCode> {
     let _ = args;
     let mut tui = Tui::enter(false)?;
     let mut playback = Playback::new(speed0);
-    let mut run = Run::from_game(replay.start_game(), replay.meta.game_index);
     let total = replay.inputs.len() as u64;
     let mut last_draw = Instant::now() - Duration::from_secs(1);
     loop {
@@ -272,7 +297,7 @@ fn on_screen(args: &ReplayArgs, replay: &Replay, speed0: Speed) -> anyhow::Resul
             last_draw = Instant::now();
             let hud = hud(replay, &run, playback.speed, playback.paused, true);
             tui.terminal
-                .draw(|f| view::draw(f, &run.game, &run.vram, &hud))
+                .draw(|f| G::draw(f, &run, &hud))
                 .context("cannot draw")?;
         }
     }

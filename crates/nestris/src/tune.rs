@@ -153,7 +153,7 @@ fn fitness(args: &TuneArgs, w: &Weights, games: &[Game], stop: &AtomicBool) -> O
 }
 
 fn write_atomic(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
-    crate::replayfile::write_atomic(path, text.as_bytes())
+    nestris_session::replayfile::write_atomic(path, text.as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
@@ -172,7 +172,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         args.games,
         args.line_cap,
         args.game.seed,
-        args.game.level,
+        args.game.level(),
         args.game.game_type,
         args.game.height,
         args.game.double_killscreen,
@@ -232,7 +232,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
     }
     let t0 = Instant::now();
     let start = cem.start()?;
-    let fork = fork_level(&start, &cem.slots, args.game.level.min(255) as u8);
+    let fork = fork_level(&start, &cem.slots, args.game.level().min(255) as u8);
     if let Some(level) = fork {
         eprintln!(
             "the tuned numbers act from level {}: each game is played once to level {level} with the start weights, and every candidate goes on from there",

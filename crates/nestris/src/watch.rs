@@ -10,15 +10,18 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use crossterm::event::{self, Event, KeyCode, KeyEventKind};
-use nestris_ai::Ai;
+use nestris_ai::{Ai, Evaluator};
+use nestris_session::classic::{ClassicAi, ClassicRun, HEADLESS_LINE_CAP};
+use nestris_session::nes::{Nes, NesAi};
+use nestris_session::{Player, Rules};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use crate::options::{AiOptions, GameOptions};
-use crate::replayfile::{numbered_path, Meta, Source};
-use crate::tui::session::{self, plan_string, Playback, Run, Speed};
+use crate::tui::session::{plan_string, Playback, Run, Shown, Speed};
 use crate::tui::term::Tui;
-use crate::tui::view::{self, Hud};
+use crate::tui::view::Hud;
+use nestris_session::replayfile::{numbered_path, Meta, Source};
 
 /// Watch the AI play.
 #[derive(Debug, Clone, clap::Args)]
@@ -42,7 +45,7 @@ pub struct WatchArgs {
     /// Play headless even when stdout is a terminal.
     #[arg(long)]
     pub headless: bool,
-    /// End a game after this many frames (0: no limit).
+    /// End a game after this many frames (ticks in the classic rule sets; 0: no limit).
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub max_frames: u64,
 }
@@ -73,44 +76,71 @@ fn meta(args: &WatchArgs, index: u64) -> Meta {
 /// Runs the command.
 pub fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
     args.game.check_rules(&args.rules)?;
-    if args.rules.rules != crate::options::RulesArg::Nes {
-        return crate::classic_run::watch_classic(
-            &args.rules,
-            &args.game,
-            &args.ai,
-            args.games,
-            args.headless,
-            &args.speed,
-        );
-    }
     args.game.validate()?;
-    if args.record.is_some() && args.rules.is_departure() {
+    let rules = args.rules.rules();
+    if args.record.is_some() && args.game.position.is_some() {
+        bail!("--record: a game started from a position would not replay (recordings start games at the menu)");
+    }
+    if args.record.is_some() && args.rules.is_departure() && rules == Rules::Nes {
         bail!("--record: a game with another randomizer ({}) would not replay on the original's picker", args.rules.randomizer_label());
     }
     let cfg = args.ai.config()?;
     let speed = parse_speed(&args.speed)?;
-    if args.headless || !std::io::stdout().is_terminal() {
-        headless(args, cfg)
-    } else {
-        on_screen(args, cfg, speed)
+    let headless = args.headless || !std::io::stdout().is_terminal();
+    let mut randomizers = args.rules.game_randomizers(args.game.seed)?;
+    match rules {
+        Rules::Nes => {
+            let new_game = |index: u64| -> anyhow::Result<(Run<Nes>, NesAi)> {
+                let start = args.game.start_config(index);
+                let mut run = Run::with_rules(&args.game, index, &mut randomizers);
+                if let Some(path) = &args.record {
+                    run.record(&numbered_path(path, index), start, meta(args, index))?;
+                }
+                Ok((run, NesAi(Ai::new(cfg.clone()))))
+            };
+            if headless {
+                watch_headless(args, new_game, 0)
+            } else {
+                on_screen(args, new_game, speed)
+            }
+        }
+        rules => {
+            let Some(mut randomizers) = randomizers else {
+                bail!("the nes randomizer needs --rules nes");
+            };
+            let eval = Evaluator::new(cfg.weights.clone());
+            let new_game = |index: u64| -> anyhow::Result<(Run<ClassicRun>, ClassicAi)> {
+                let game = ClassicRun::new(rules, randomizers.next_game())
+                    .context("a classic rule set")?;
+                let mut run = Run::new(game, index);
+                if let Some(path) = &args.record {
+                    run.record(&numbered_path(path, index), meta(args, index))?;
+                }
+                Ok((run, ClassicAi::new(eval.clone())))
+            };
+            if headless {
+                watch_headless(args, new_game, HEADLESS_LINE_CAP)
+            } else {
+                on_screen(args, new_game, speed)
+            }
+        }
     }
 }
 
-fn headless(args: &WatchArgs, cfg: nestris_ai::AiConfig) -> anyhow::Result<ExitCode> {
+/// Headless: one line per game; games end at `line_cap` lines (0: none) or `--max-frames`.
+fn watch_headless<G: Shown, P: Player<G>>(
+    args: &WatchArgs,
+    mut new_game: impl FnMut(u64) -> anyhow::Result<(Run<G>, P)>,
+    line_cap: u32,
+) -> anyhow::Result<ExitCode> {
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
         // Ctrl-C: finish the current frame, save the recording, stop.
         let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
     }
-    let mut randomizers = args.rules.game_randomizers(args.game.seed)?;
     for index in 0..args.games {
-        let start = args.game.start_config(index);
-        let mut run = Run::with_rules(args.game.start_game(index), index, &mut randomizers);
-        if let Some(path) = &args.record {
-            run.record(&numbered_path(path, index), start, meta(args, index))?;
-        }
-        let mut ai = Ai::new(cfg.clone());
+        let (mut run, mut player) = new_game(index)?;
         while !run.game.ended() {
             if stop.load(Ordering::SeqCst) {
                 run.save_recording()?;
@@ -118,33 +148,27 @@ fn headless(args: &WatchArgs, cfg: nestris_ai::AiConfig) -> anyhow::Result<ExitC
                     "game {}: interrupted at frame {} (score {} lines {})",
                     index + 1,
                     run.frames,
-                    run.game.score_value(),
-                    run.game.lines_value()
+                    run.game.shown_score(),
+                    run.game.lines_shown()
                 );
                 return Ok(ExitCode::from(130));
             }
             if args.max_frames > 0 && run.frames >= args.max_frames {
                 break;
             }
-            let input = if run.game.game_over() {
+            if line_cap > 0 && run.game.lines() >= line_cap {
+                break;
+            }
+            let input = if run.game.over() {
                 run.leave_input()
             } else {
-                ai.next_input(&run.game)
+                player.input(&run.game)
             };
-            run.step(input);
+            let tick = run.step(input);
+            player.after(&tick);
         }
         run.save_recording()?;
-        let g = &run.game;
-        println!(
-            "game {}: score {} lines {} level {} pieces {} frames {}{}",
-            index + 1,
-            g.score_value(),
-            g.lines_value(),
-            g.level,
-            session::pieces(g),
-            run.frames,
-            session::departure_suffix(g)
-        );
+        println!("game {}: {}", index + 1, run.game.summary(run.frames));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -159,15 +183,15 @@ struct DecisionStats {
 }
 
 impl DecisionStats {
-    fn observe(&mut self, ai: &Ai) {
-        if ai.decision_count() == self.seen {
+    fn observe<G>(&mut self, player: &impl Player<G>) {
+        if player.decisions() == self.seen {
             return;
         }
-        self.seen = ai.decision_count();
-        if let Some(d) = ai.last_decision() {
+        self.seen = player.decisions();
+        if let Some(d) = player.last_elapsed() {
             self.count += 1;
-            self.total += d.elapsed;
-            self.max = self.max.max(d.elapsed);
+            self.total += d;
+            self.max = self.max.max(d);
         }
     }
 }
@@ -176,33 +200,41 @@ fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)
 }
 
-fn panel(
+fn panel<G: Shown>(
     args: &WatchArgs,
-    run: &Run,
-    ai: &Ai,
+    run: &Run<G>,
+    player: &impl Player<G>,
     stats: &DecisionStats,
     speed: Speed,
     paused: bool,
 ) -> Vec<Line<'static>> {
     let bold = Style::default().add_modifier(Modifier::BOLD);
-    let mut l = vec![
-        Line::from(vec![Span::styled("AI ", bold), Span::raw(args.ai.label())]),
-        Line::from(format!("{} Hz · reaction {}", args.ai.hz, args.ai.reaction)),
-        Line::from(format!("game {} · seed {}", run.index + 1, args.game.seed)),
-    ];
-    if args.rules.is_departure() {
+    let nes = run.game.rules() == Rules::Nes;
+    let mut l = vec![Line::from(vec![
+        Span::styled("AI ", bold),
+        Span::raw(args.ai.label()),
+    ])];
+    if nes {
+        l.push(Line::from(format!(
+            "{} Hz · reaction {}",
+            args.ai.hz, args.ai.reaction
+        )));
+    }
+    l.push(Line::from(format!(
+        "game {} · seed {}",
+        run.index + 1,
+        args.game.seed
+    )));
+    if args.rules.is_departure() || !nes {
         l.push(Line::from(args.rules.randomizer_label()));
     }
-    l.extend(session::departure_lines(&run.game));
+    l.extend(run.game.departure_lines());
     l.push(Line::default());
-    match ai.last_decision() {
+    match player.last_decision() {
         Some(d) => {
             l.push(Line::from(vec![
                 Span::styled("target ", bold),
-                Span::raw(format!(
-                    "{:?} x{} y{}",
-                    d.target.orientation, d.target.x, d.target.y
-                )),
+                Span::raw(d.target),
             ]));
             l.push(Line::from(vec![
                 Span::styled("eval   ", bold),
@@ -232,11 +264,8 @@ fn panel(
         "clears {} {} {} {}",
         run.clears[1], run.clears[2], run.clears[3], run.clears[4]
     )));
-    if run.game.score_uncapped > 999_999 {
-        l.push(Line::from(format!(
-            "true score {}",
-            run.game.score_uncapped
-        )));
+    if run.game.score() > 999_999 && nes {
+        l.push(Line::from(format!("true score {}", run.game.score())));
     }
     let secs = run.frames as f64 / crate::tui::FPS;
     l.push(Line::from(format!(
@@ -264,26 +293,16 @@ fn status() -> Line<'static> {
     Line::from(" q quit · space pause · . step · 1 real time · +/- speed · m max · n next game")
 }
 
-fn on_screen(
+fn on_screen<G: Shown, P: Player<G>>(
     args: &WatchArgs,
-    cfg: nestris_ai::AiConfig,
+    mut new_game: impl FnMut(u64) -> anyhow::Result<(Run<G>, P)>,
     speed0: Speed,
 ) -> anyhow::Result<ExitCode> {
     let mut tui = Tui::enter(false)?;
     let mut playback = Playback::new(speed0);
     let mut index = 0u64;
     let mut top = 0u64;
-    let mut randomizers = args.rules.game_randomizers(args.game.seed)?;
-    let mut new_game = |index: u64| -> anyhow::Result<Run> {
-        let start = args.game.start_config(index);
-        let mut run = Run::with_rules(args.game.start_game(index), index, &mut randomizers);
-        if let Some(path) = &args.record {
-            run.record(&numbered_path(path, index), start, meta(args, index))?;
-        }
-        Ok(run)
-    };
-    let mut run = new_game(index)?;
-    let mut ai = Ai::new(cfg.clone());
+    let (mut run, mut player) = new_game(index)?;
     let mut stats = DecisionStats::default();
     let mut last_draw = Instant::now() - Duration::from_secs(1);
     loop {
@@ -323,7 +342,7 @@ fn on_screen(
         let step_once = playback.step_once;
         let real = playback.due();
         if run.game.ended() {
-            top = top.max(run.game.score_value());
+            top = top.max(run.game.shown_score());
             run.ending_tick += real;
             let wait = if run.ending().is_some() {
                 crate::tui::endings::TICKS + 120
@@ -333,17 +352,15 @@ fn on_screen(
             if skip || run.ending_tick >= wait {
                 run.save_recording()?;
                 index += 1;
-                run = new_game(index)?;
-                ai = Ai::new(cfg.clone());
+                (run, player) = new_game(index)?;
                 stats = DecisionStats::default();
                 playback.reset();
             }
         } else if skip {
             run.save_recording()?;
-            top = top.max(run.game.score_value());
+            top = top.max(run.game.shown_score());
             index += 1;
-            run = new_game(index)?;
-            ai = Ai::new(cfg.clone());
+            (run, player) = new_game(index)?;
             stats = DecisionStats::default();
         } else {
             let budget_end = Instant::now() + Duration::from_millis(15);
@@ -353,13 +370,14 @@ fn on_screen(
                 if args.max_frames > 0 && run.frames >= args.max_frames {
                     break;
                 }
-                let input = if run.game.game_over() {
+                let input = if run.game.over() {
                     run.leave_input()
                 } else {
-                    ai.next_input(&run.game)
+                    player.input(&run.game)
                 };
-                run.step(input);
-                stats.observe(&ai);
+                let tick = run.step(input);
+                player.after(&tick);
+                stats.observe(&player);
                 done += 1;
                 if done % 64 == 0 && Instant::now() >= budget_end {
                     break;
@@ -372,7 +390,7 @@ fn on_screen(
             let mut hud = Hud {
                 top_score: top,
                 panel_title: "WATCH".into(),
-                panel: panel(args, &run, &ai, &stats, playback.speed, playback.paused),
+                panel: panel(args, &run, &player, &stats, playback.speed, playback.paused),
                 status: status(),
                 ..Hud::default()
             };
@@ -384,7 +402,7 @@ fn on_screen(
                 }
             }
             tui.terminal
-                .draw(|f| view::draw(f, &run.game, &run.vram, &hud))
+                .draw(|f| G::draw(f, &run, &hud))
                 .context("cannot draw")?;
         }
     }

@@ -407,3 +407,113 @@ fn bench_classic_resumes() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The classic rule sets in the shared game loop: `--max-frames` ends their games (in ticks),
+/// the options they cannot honour are refused with the reason.
+#[test]
+fn classic_watch_honours_or_refuses_the_options() {
+    let out = ok(&[
+        "watch",
+        "--headless",
+        "--rules",
+        "relaytris",
+        "--games",
+        "2",
+        "--max-frames",
+        "600",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    // 600 ticks at one move every 6 ticks: 100 moves, a handful of pieces.
+    for (i, l) in lines.iter().enumerate() {
+        assert!(l.starts_with(&format!("game {}: score ", i + 1)), "{out}");
+        let pieces: u32 = l
+            .rsplit(' ')
+            .next()
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(u32::MAX);
+        assert!((3..=30).contains(&pieces), "{out}");
+    }
+    for (args, want) in [
+        (
+            vec![
+                "watch",
+                "--headless",
+                "--rules",
+                "relaytris",
+                "--level",
+                "5",
+            ],
+            "--level 5 is for the NES rules",
+        ),
+        (
+            vec![
+                "bench", "--rules", "qbasic", "--level", "19", "--games", "1",
+            ],
+            "--level 19 is for the NES rules",
+        ),
+        (
+            vec!["watch", "--headless", "--rules", "qbasic", "--type", "b"],
+            "--type and --height apply to --rules nes only",
+        ),
+    ] {
+        let err = fails(&args);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
+
+/// Classic games are recorded (format version 3: the rule set, the pieces dealt, the inputs)
+/// and replay exactly, with the rule set's own randomizer or another.
+#[test]
+fn classic_games_record_and_replay() {
+    let dir = scratch("classic-replays");
+    std::fs::create_dir_all(&dir).expect("dir");
+    for (rules, extra) in [
+        ("qbasic", vec!["--max-frames", "2500"]),
+        (
+            "relaytris",
+            vec!["--randomizer", "bag7", "--max-frames", "4000"],
+        ),
+    ] {
+        let file = dir.join(format!("{rules}.rep"));
+        let file = file.to_str().expect("utf-8 path");
+        let mut args = vec![
+            "watch",
+            "--headless",
+            "--rules",
+            rules,
+            "--games",
+            "2",
+            "--record",
+            file,
+        ];
+        args.extend(extra);
+        let out = ok(&args);
+        for (n, path) in [file.to_string(), file.replace(".rep", "-2.rep")]
+            .iter()
+            .enumerate()
+        {
+            let game = out.lines().nth(n).expect("a line per game");
+            let check = ok(&["replay", "--check", path]);
+            // `game N: score S lines L pieces P` and `score S lines L pieces P frames F`.
+            let played = game.split_once(": ").map(|x| x.1).unwrap_or("");
+            assert!(check.starts_with(played), "{rules}: {game} vs {check}");
+            let bytes = std::fs::read(path).expect("read");
+            assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 3, "version 3");
+        }
+        // A different piece list changes the game: the recorded outcome no longer matches.
+        let mut bytes = std::fs::read(file).expect("read");
+        let r = nestris_session::replayfile::Replay::decode(&bytes).expect("valid");
+        let mut c = r.classic.clone().expect("classic");
+        c.pieces.reverse();
+        let changed = nestris_session::replayfile::Replay {
+            classic: Some(c),
+            ..r
+        };
+        bytes = changed.encode();
+        let bad = dir.join(format!("{rules}-changed.rep"));
+        std::fs::write(&bad, bytes).expect("write");
+        let out = nestris(&["replay", "--check", bad.to_str().expect("utf-8")]);
+        assert_eq!(out.status.code(), Some(1), "{rules}: the replay diverges");
+    }
+}

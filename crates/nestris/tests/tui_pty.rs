@@ -150,3 +150,120 @@ fn play_in_a_pty() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Starts `nestris args` in an 80x24 pseudo-terminal.
+fn spawn(args: &[&str]) -> (Term, Box<dyn portable_pty::Child + Send + Sync>) {
+    let pty = native_pty_system();
+    let pair = pty
+        .openpty(PtySize {
+            rows: 24,
+            cols: 80,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("open a pty");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_nestris"));
+    cmd.args(args);
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("NESTRIS_NO_KITTY", "1");
+    let child = pair.slave.spawn_command(cmd).expect("spawn nestris");
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().expect("pty reader");
+    let writer = pair.master.take_writer().expect("pty writer");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        loop {
+            match reader.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if tx.send(buf[..n].to_vec()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    // The master must outlive the child's use of the terminal.
+    std::mem::forget(pair.master);
+    (
+        Term {
+            parser: vt100::Parser::new(24, 80, 0),
+            rx,
+            writer,
+        },
+        child,
+    )
+}
+
+fn quits(t: &mut Term, child: &mut Box<dyn portable_pty::Child + Send + Sync>) {
+    t.send(b"q");
+    let end = Instant::now() + Duration::from_secs(5);
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            assert!(status.success(), "exit status {status:?}");
+            return;
+        }
+        if Instant::now() > end {
+            let _ = child.kill();
+            panic!("nestris did not quit on q; screen:\n{}", t.screen());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The classic rule sets run in the same watch loop as the NES game: the same keys (`m`
+/// fastest, `.` one frame and pause, `1` real time, `n` next game, `q` quit), and `play`
+/// takes the same key map (Enter starts, the arrows move).
+#[test]
+fn classic_rule_sets_take_the_same_keys() {
+    let (mut t, mut child) = spawn(&["watch", "--rules", "relaytris"]);
+    t.wait_for(
+        "the relaytris board",
+        |s| s.contains("~~~~~~~~~~") && s.contains("speed 1x") && s.contains("game 1"),
+        Duration::from_secs(10),
+    );
+    t.send(b"m");
+    t.wait_for(
+        "speed max",
+        |s| s.contains("speed max"),
+        Duration::from_secs(5),
+    );
+    t.send(b".");
+    t.wait_for("paused", |s| s.contains("PAUSED"), Duration::from_secs(5));
+    t.send(b"1");
+    t.wait_for(
+        "real time",
+        |s| s.contains("speed 1x"),
+        Duration::from_secs(5),
+    );
+    t.send(b"n");
+    t.wait_for(
+        "the next game",
+        |s| s.contains("game 2"),
+        Duration::from_secs(5),
+    );
+    quits(&mut t, &mut child);
+
+    let (mut t, mut child) = spawn(&["play", "--rules", "relaytris"]);
+    t.wait_for(
+        "the start screen",
+        |s| s.contains("RELAYTRIS") && s.contains("PRESS START"),
+        Duration::from_secs(10),
+    );
+    t.send(b"\r");
+    let s = t.wait_for(
+        "the game",
+        |s| !s.contains("PRESS START") && s.contains("~~~####~~~"),
+        Duration::from_secs(5),
+    );
+    assert!(s.contains("randomizer: cycle"), "{s}");
+    // Left arrow: the I moves one cell left.
+    t.send(b"\x1b[D");
+    t.wait_for(
+        "the piece to move left",
+        |s| s.contains("~~####~~~~"),
+        Duration::from_secs(3),
+    );
+    quits(&mut t, &mut child);
+}

@@ -305,6 +305,7 @@ fn damaged_replays() {
         meta: Default::default(),
         outcome: None,
         inputs: [0u8, 1, 1, 0, 0x80].repeat(300),
+        classic: None,
     };
     let good = r.encode();
     expect_error(&[], "empty", "magic check failed at byte 0");

@@ -1,6 +1,7 @@
 //! The terminal game: screen layout, colours, endings, keyboard and the shared frame loop
 //! pieces used by `watch`, `play` and `replay`.
 
+pub mod classic_view;
 pub mod endings;
 pub mod keys;
 pub mod palette;

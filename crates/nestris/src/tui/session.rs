@@ -1,50 +1,41 @@
 //! One game being played, recorded and shown, plus the pieces every command shares: the
 //! frame counter and rates, the speed control, and the texts of the side panel.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
-use nestris_engine::{bcd, buttons, Game, StartConfig};
+use nestris_engine::Game;
+use nestris_session::nes::Nes;
+use nestris_session::RuleSet;
 
 use super::endings::{self, EndingKind};
 use super::view::Vram;
-use crate::replayfile::{Departures, Meta, Outcome, Recorder};
 
-/// A game with its screen copy, its counters and its recording.
+pub use nestris_session::nes::{departure_suffix, pieces};
+
+/// A game being played and shown: the session's game loop ([`nestris_session::Run`]), what
+/// the screen shows of the playfield, and how far the ending has been shown.
 #[derive(Debug)]
-pub struct Run {
-    /// The game.
-    pub game: Game,
-    /// What the screen shows of the playfield.
+pub struct Run<G = Nes> {
+    /// The game, its counters and its recording.
+    pub session: nestris_session::Run<G>,
+    /// What the screen shows of the playfield (NES games).
     pub vram: Vram,
-    /// Frames stepped.
-    pub frames: u64,
-    /// Line clears by size (index 1..=4).
-    pub clears: [u32; 5],
-    /// The recording, if any.
-    pub recorder: Option<Recorder>,
-    /// Index of the game in its session (0-based).
-    pub index: u64,
-    /// Another piece randomizer in place of the game's picker (a departure from the
-    /// original), if chosen.
-    pub departure: Option<crate::departure::Departure>,
     /// Ticks of the ending shown so far.
     pub ending_tick: u32,
 }
 
-/// A game's outcome for the recording.
-pub fn outcome(g: &Game) -> Outcome {
-    Outcome {
-        score: g.score,
-        lines: g.lines,
-        level: g.level,
-        ending: g.ending as u8,
+impl<G> std::ops::Deref for Run<G> {
+    type Target = nestris_session::Run<G>;
+    fn deref(&self) -> &Self::Target {
+        &self.session
     }
 }
 
-/// How the double killscreen is named wherever it is on: it is a departure from the original.
-pub const DOUBLE_KILLSCREEN_LABEL: &str =
-    "double killscreen from level 39 (departure from the original)";
+impl<G> std::ops::DerefMut for Run<G> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.session
+    }
+}
 
 /// The side panel's lines naming the departures from the original `game` runs with (none
 /// for the original game).
@@ -59,128 +50,177 @@ pub fn departure_lines(game: &Game) -> Vec<ratatui::text::Line<'static>> {
     }
 }
 
-/// The departures `game` runs with, as a suffix for a one-line report (`""` for none).
-pub fn departure_suffix(game: &Game) -> String {
-    if game.double_killscreen() {
-        format!(" · {DOUBLE_KILLSCREEN_LABEL}")
-    } else {
-        String::new()
+/// What the screen needs of a rule set beyond [`RuleSet`].
+pub trait Shown: RuleSet + Sized {
+    /// Called before each frame (the NES keeps its screen copy of the playfield).
+    fn before_step(&self, vram: &mut Vram) {
+        let _ = vram;
+    }
+    /// The ending the game earned (when it has ended).
+    fn ending(&self) -> Option<EndingKind> {
+        None
+    }
+    /// Pieces played so far.
+    fn pieces_played(&self) -> u32;
+    /// The side panel's lines naming the departures from the original (none by default).
+    fn departure_lines(&self) -> Vec<ratatui::text::Line<'static>> {
+        Vec::new()
+    }
+    /// The line counter as the screen shows it (B-type: the lines left).
+    fn lines_shown(&self) -> u32 {
+        self.lines()
+    }
+    /// Whether a piece is falling (a hint stays shown while the same piece is).
+    fn piece_in_play(&self) -> bool;
+    /// The DAS counter to show (NES).
+    fn das(&self) -> Option<u8> {
+        None
+    }
+    /// Whether the game-over curtain is down (at once where there is none).
+    fn curtain_down(&self) -> bool {
+        true
+    }
+    /// The line `replay --check` prints for the game after `frames` frames.
+    fn check_line(&self, frames: u64) -> String;
+    /// A finished game in one line (after `game N: `), for headless output.
+    fn summary(&self, frames: u64) -> String;
+    /// Draws the game with `hud`.
+    fn draw(f: &mut ratatui::Frame, run: &Run<Self>, hud: &super::view::Hud);
+}
+
+impl Shown for Nes {
+    fn before_step(&self, vram: &mut Vram) {
+        vram.before_step(&self.game);
+    }
+    fn ending(&self) -> Option<EndingKind> {
+        EndingKind::of(&self.game)
+    }
+    fn pieces_played(&self) -> u32 {
+        pieces(&self.game)
+    }
+    fn departure_lines(&self) -> Vec<ratatui::text::Line<'static>> {
+        let mut l = departure_lines(&self.game);
+        if self.from_position {
+            l.push(ratatui::text::Line::from("started from a position"));
+            l.push(ratatui::text::Line::from("(departure from the original)"));
+        }
+        l
+    }
+    fn piece_in_play(&self) -> bool {
+        self.game.piece_active()
+    }
+    fn lines_shown(&self) -> u32 {
+        self.game.lines_value()
+    }
+    fn das(&self) -> Option<u8> {
+        Some(self.game.autorepeat_x)
+    }
+    fn curtain_down(&self) -> bool {
+        self.game.curtain_row >= 20
+    }
+    fn check_line(&self, frames: u64) -> String {
+        let g = &self.game;
+        format!(
+            "score {} lines {} level {} frames {}{}",
+            g.score_value(),
+            g.lines_value(),
+            g.level,
+            frames,
+            departure_suffix(g)
+        )
+    }
+    fn summary(&self, frames: u64) -> String {
+        let g = &self.game;
+        format!(
+            "score {} lines {} level {} pieces {} frames {}{}",
+            g.score_value(),
+            g.lines_value(),
+            g.level,
+            pieces(g),
+            frames,
+            self.departure_suffix()
+        )
+    }
+    fn draw(f: &mut ratatui::Frame, run: &Run<Self>, hud: &super::view::Hud) {
+        super::view::draw(f, &run.game.game, &run.vram, hud);
     }
 }
 
-/// Pieces spawned, from the statistics counters (hundreds kept in binary by the game).
-pub fn pieces(g: &Game) -> u32 {
-    g.stats
-        .iter()
-        .map(|&s| (s >> 8) as u32 * 100 + bcd::from_bcd((s & 0xFF) as u32) as u32)
-        .sum()
+impl Shown for nestris_session::classic::ClassicRun {
+    fn pieces_played(&self) -> u32 {
+        use nestris_classic::ClassicGame;
+        self.game.pieces_locked()
+    }
+    fn piece_in_play(&self) -> bool {
+        use nestris_classic::ClassicGame;
+        self.game.current().is_some()
+    }
+    fn check_line(&self, frames: u64) -> String {
+        use nestris_classic::ClassicGame;
+        format!(
+            "score {} lines {} pieces {} frames {frames}",
+            self.game.score(),
+            self.game.lines_cleared(),
+            self.game.pieces_locked()
+        )
+    }
+    fn summary(&self, _frames: u64) -> String {
+        use nestris_classic::ClassicGame;
+        format!(
+            "score {} lines {} pieces {}",
+            self.game.score(),
+            self.game.lines_cleared(),
+            self.game.pieces_locked()
+        )
+    }
+    fn draw(f: &mut ratatui::Frame, run: &Run<Self>, hud: &super::view::Hud) {
+        super::classic_view::draw(f, &run.game.game, hud);
+    }
 }
 
-impl Run {
+impl Run<Nes> {
     /// `game`, not stepped yet (with the departures it was given, such as the double
     /// killscreen).
-    pub fn from_game(game: Game, index: u64) -> Run {
-        Run {
-            game,
-            vram: Vram::new(),
-            frames: 0,
-            clears: [0; 5],
-            recorder: None,
-            index,
-            departure: None,
-            ending_tick: 0,
-        }
+    pub fn from_game(game: Game, index: u64) -> Run<Nes> {
+        Run::new(Nes::new(game, None), index)
     }
 
     /// The game `index` of a session (`game`, not stepped yet) with these rules: the NES
     /// picker, or the next game's randomizer from `randomizers` (a departure).
     pub fn with_rules(
-        game: Game,
+        game: &crate::options::GameOptions,
         index: u64,
         randomizers: &mut Option<crate::sequence::GameRandomizers>,
-    ) -> Run {
-        let mut run = Run::from_game(game, index);
-        if let Some(r) = randomizers {
-            run.departure = Some(crate::departure::Departure::new(r.next_game(), &run.game));
-        }
-        run
+    ) -> Run<Nes> {
+        let randomizer = randomizers.as_mut().map(|r| r.next_game());
+        Run::new(game.nes(index, randomizer), index)
     }
+}
 
-    /// Starts recording to `path` (the game started from `start`; its departures, such as
-    /// the double killscreen, are recorded from the game itself).
-    pub fn record(&mut self, path: &Path, start: StartConfig, meta: Meta) -> anyhow::Result<()> {
-        use anyhow::Context;
-        let rec = Recorder::create(path, start, Departures::of(&self.game), meta)
-            .with_context(|| format!("cannot write the recording {}", path.display()))?;
-        self.recorder = Some(rec);
-        Ok(())
+impl<G: Shown> Run<G> {
+    /// Game `index` of a session, not stepped yet.
+    pub fn new(game: G, index: u64) -> Run<G> {
+        Run {
+            session: nestris_session::Run::new(game, index),
+            vram: Vram::new(),
+            ending_tick: 0,
+        }
     }
 
     /// Runs one frame with `input` held.
-    pub fn step(&mut self, input: u8) {
-        self.vram.before_step(&self.game);
-        let before_cleared = self.game.completed_lines;
-        let was_ended = self.game.ended();
-        self.game.step(input);
-        if let Some(d) = &mut self.departure {
-            d.after_step(&mut self.game);
-        }
-        self.frames += 1;
-        // The row check counts completed lines; the statistics update adds them up and
-        // resets the count.
-        if before_cleared > 0 && self.game.completed_lines == 0 {
-            self.clears[(before_cleared as usize).min(4)] += 1;
-        }
-        if let Some(r) = &mut self.recorder {
-            r.push(input);
-            if self.game.ended() && !was_ended {
-                r.set_outcome(outcome(&self.game));
-                let _ = r.save();
-            }
-        }
-    }
-
-    /// Saves the recording with the current state (on quitting mid-game too).
-    pub fn save_recording(&mut self) -> anyhow::Result<()> {
-        use anyhow::Context;
-        let o = outcome(&self.game);
-        if let Some(r) = &mut self.recorder {
-            r.set_outcome(o);
-            r.save()
-                .with_context(|| format!("cannot write the recording {}", r.path().display()))?;
-        }
-        Ok(())
-    }
-
-    /// The input for the game over phase that a person at the controller gives: Start (every
-    /// other frame) once the curtain is down, to leave the game.
-    pub fn leave_input(&self) -> u8 {
-        if self.frames % 2 == 0 {
-            buttons::START
-        } else {
-            0
-        }
+    pub fn step(&mut self, input: u8) -> nestris_session::Tick {
+        self.session.game.before_step(&mut self.vram);
+        self.session.step(input)
     }
 
     /// The ending the game earned (when it has ended).
     pub fn ending(&self) -> Option<EndingKind> {
-        EndingKind::of(&self.game)
+        self.session.game.ending()
     }
 
     /// Whether the ending animation has run its course.
     pub fn ending_done(&self) -> bool {
         self.ending_tick >= endings::TICKS
-    }
-
-    /// Lines cleared in total by clears.
-    pub fn cleared_lines(&self) -> u32 {
-        (1..=4).map(|n| self.clears[n] * n as u32).sum()
-    }
-
-    /// Share of the cleared lines that came from Tetrises.
-    pub fn tetris_rate(&self) -> Option<f64> {
-        let total = self.cleared_lines();
-        (total > 0).then(|| self.clears[4] as f64 * 4.0 / total as f64)
     }
 
     /// The side panel's rate lines: pieces per second and Tetris rate.
@@ -201,7 +241,7 @@ impl Run {
         if self.frames < 60 {
             return 0.0;
         }
-        pieces(&self.game) as f64 / (self.frames as f64 / super::FPS)
+        self.session.game.pieces_played() as f64 / (self.frames as f64 / super::FPS)
     }
 }
 
@@ -381,84 +421,11 @@ impl Playback {
     }
 }
 
-/// A controller plan as a compact string: one character per frame (`.` nothing, `L R D U A B`
-/// a button, `S`/`s` Start/Select), several buttons in brackets (`[RA]`), a run of more than
-/// four idle frames as `.×N`; the idle frames at the end are left out (`…`).
-pub fn plan_string(plan: &[u8], max_chars: usize) -> String {
-    let mut end = plan.len();
-    while end > 0 && plan[end - 1] == 0 {
-        end -= 1;
-    }
-    let mut s = String::new();
-    let mut i = 0;
-    while i < end {
-        if plan[i] == 0 {
-            let mut j = i;
-            while j < end && plan[j] == 0 {
-                j += 1;
-            }
-            if j - i > 4 {
-                s.push_str(&format!(".×{}", j - i));
-            } else {
-                s.push_str(&".".repeat(j - i));
-            }
-            i = j;
-        } else {
-            s.push_str(&input_string(plan[i]));
-            i += 1;
-        }
-    }
-    if end < plan.len() {
-        s.push('…');
-    }
-    if s.chars().count() > max_chars && max_chars > 1 {
-        let cut: String = s.chars().take(max_chars - 1).collect();
-        return cut + "…";
-    }
-    s
-}
-
-/// One controller byte as text (see [`plan_string`]).
-pub fn input_string(b: u8) -> String {
-    const NAMES: [(u8, char); 8] = [
-        (buttons::LEFT, 'L'),
-        (buttons::RIGHT, 'R'),
-        (buttons::DOWN, 'D'),
-        (buttons::UP, 'U'),
-        (buttons::A, 'A'),
-        (buttons::B, 'B'),
-        (buttons::START, 'S'),
-        (buttons::SELECT, 's'),
-    ];
-    let v: String = NAMES
-        .iter()
-        .filter(|(m, _)| b & m != 0)
-        .map(|(_, c)| *c)
-        .collect();
-    match v.chars().count() {
-        0 => ".".into(),
-        1 => v,
-        _ => format!("[{v}]"),
-    }
-}
+pub use nestris_session::inputs::{input_string, plan_string};
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn plans() {
-        let p = [buttons::RIGHT, 0, buttons::RIGHT, 0, buttons::A, 0, 0, 0];
-        assert_eq!(plan_string(&p, 40), "R.R.A…");
-        assert_eq!(
-            plan_string(&[buttons::RIGHT | buttons::A, buttons::DOWN], 40),
-            "[RA]D"
-        );
-        assert_eq!(plan_string(&[], 40), "");
-        let mut p = vec![0u8; 18];
-        p.extend([buttons::LEFT, 0, buttons::LEFT, 0, 0]);
-        assert_eq!(plan_string(&p, 40), ".×18L.L…");
-    }
 
     #[test]
     fn speeds() {

@@ -4,8 +4,7 @@
 
 #![allow(dead_code)]
 
-#[path = "../../src/replayfile.rs"]
-pub mod replayfile;
+pub use nestris_session::replayfile;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -178,6 +177,7 @@ pub fn write_replay(path: &Path, start: StartConfig, inputs: &[u8]) -> Replay {
     let g = replay_game(start, inputs);
     let r = Replay {
         start,
+        classic: None,
         departures: Default::default(),
         meta: Meta {
             seed: 42,

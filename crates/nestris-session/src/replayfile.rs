@@ -23,6 +23,11 @@ pub const MAGIC: [u8; 8] = *b"NESTRISR";
 pub const VERSION: u16 = 2;
 /// The first version, without the departures byte (read as "no departures").
 pub const VERSION_1: u16 = 1;
+/// The version of a classic rule set's game: version 2 with a rules block after the AI
+/// preset (the rule set and the pieces it dealt); its start fields are zero.
+pub const VERSION_3: u16 = 3;
+/// Most pieces a classic recording may list.
+pub const MAX_PIECES: u32 = 1 << 24;
 /// Byte offset of the departures byte (version 2 on).
 pub const DEPARTURES_OFFSET: usize = 20;
 /// Longest option string (the tap speed and the AI preset name).
@@ -152,6 +157,16 @@ pub struct Outcome {
     pub ending: u8,
 }
 
+/// A classic rule set's game in a recording (version 3): the rule set and the pieces it
+/// dealt, in order, so the replay deals the same.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClassicStart {
+    /// 1 = relaytris, 2 = qbasic.
+    pub rules: u8,
+    /// The pieces dealt, as indices in the NES order (T J Z O S L I = 0..=6).
+    pub pieces: Vec<u8>,
+}
+
 /// A whole replay.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Replay {
@@ -165,6 +180,8 @@ pub struct Replay {
     pub outcome: Option<Outcome>,
     /// One controller byte per frame.
     pub inputs: Vec<u8>,
+    /// A classic rule set's game (version 3); `None` for a NES game.
+    pub classic: Option<ClassicStart>,
 }
 
 /// Why a file is not a readable replay: the check that failed and where.
@@ -233,17 +250,24 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
 }
 
 /// Encodes a replay whose inputs are already run-length encoded.
+#[allow(clippy::too_many_arguments)]
 fn encode_runs(
     start: &StartConfig,
     departures: Departures,
     meta: &Meta,
+    classic: Option<&ClassicStart>,
     outcome: Option<&Outcome>,
     frames: u32,
     runs: &[(u8, u32)],
 ) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 + runs.len() * 2);
     out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    let version = if classic.is_some() {
+        VERSION_3
+    } else {
+        VERSION
+    };
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&start.rng.to_le_bytes());
     out.push(start.spawn_count);
     out.extend_from_slice(&start.frame_counter.to_le_bytes());
@@ -260,6 +284,11 @@ fn encode_runs(
     out.extend_from_slice(&meta.reaction.to_le_bytes());
     put_str(&mut out, &meta.hz);
     put_str(&mut out, &meta.preset);
+    if let Some(c) = classic {
+        out.push(c.rules);
+        out.extend_from_slice(&(c.pieces.len() as u32).to_le_bytes());
+        out.extend_from_slice(&c.pieces);
+    }
     match outcome {
         Some(o) => {
             out.push(1);
@@ -291,6 +320,7 @@ impl Replay {
             &self.start,
             self.departures,
             &self.meta,
+            self.classic.as_ref(),
             self.outcome.as_ref(),
             self.inputs.len() as u32,
             &runs(&self.inputs),
@@ -313,11 +343,11 @@ impl Replay {
             ));
         }
         let version = r.u16("version")?;
-        if version != VERSION && version != VERSION_1 {
+        if version != VERSION && version != VERSION_1 && version != VERSION_3 {
             return Err(err(
                 8,
                 "version",
-                format!("format version {version} is not supported (this build reads versions {VERSION_1} and {VERSION})"),
+                format!("format version {version} is not supported (this build reads versions {VERSION_1} to {VERSION_3})"),
             ));
         }
         if bytes.len() < 8 + 2 + 4 {
@@ -390,6 +420,45 @@ impl Replay {
         let reaction = r.u32("options")?;
         let hz = r.string("options")?;
         let preset = r.string("options")?;
+        let classic = if version == VERSION_3 {
+            let at = r.pos;
+            let rules = r.u8("rules")?;
+            if !(1..=2).contains(&rules) {
+                return Err(err(
+                    at,
+                    "rules",
+                    format!("rule set {rules} is neither 1 (relaytris) nor 2 (qbasic)"),
+                ));
+            }
+            let at = r.pos;
+            let count = r.u32("pieces")?;
+            if count == 0 || count > MAX_PIECES || count as usize > r.remaining() {
+                return Err(err(
+                    at,
+                    "pieces",
+                    format!(
+                        "{count} pieces: expected 1..={MAX_PIECES}, within the {} bytes left",
+                        r.remaining()
+                    ),
+                ));
+            }
+            let mut pieces = Vec::with_capacity(count as usize);
+            for _ in 0..count {
+                let at = r.pos;
+                let p = r.u8("pieces")?;
+                if p > 6 {
+                    return Err(err(
+                        at,
+                        "pieces",
+                        format!("piece {p} is out of range 0..=6"),
+                    ));
+                }
+                pieces.push(p);
+            }
+            Some(ClassicStart { rules, pieces })
+        } else {
+            None
+        };
         let at = r.pos;
         let has_outcome = r.u8("outcome")?;
         let score = r.u32("outcome")?;
@@ -487,6 +556,7 @@ impl Replay {
             },
             outcome,
             inputs,
+            classic,
         })
     }
 
@@ -603,6 +673,7 @@ pub struct Recorder {
     start: StartConfig,
     departures: Departures,
     meta: Meta,
+    classic: Option<ClassicStart>,
     outcome: Option<Outcome>,
     runs: Vec<(u8, u32)>,
     frames: u32,
@@ -627,6 +698,7 @@ impl Recorder {
             start,
             departures,
             meta,
+            classic: None,
             outcome: None,
             runs: Vec::new(),
             frames: 0,
@@ -664,6 +736,15 @@ impl Recorder {
         }
     }
 
+    /// Records a classic rule set's game: its rule set and the pieces dealt so far (the file
+    /// becomes version 3; saved with the next save).
+    pub fn set_classic(&mut self, classic: ClassicStart) {
+        if self.classic.as_ref() != Some(&classic) {
+            self.classic = Some(classic);
+            self.dirty = true;
+        }
+    }
+
     /// Records how the game stands (saved with the next save).
     pub fn set_outcome(&mut self, outcome: Outcome) {
         if self.outcome != Some(outcome) {
@@ -686,6 +767,7 @@ impl Recorder {
             &self.start,
             self.departures,
             &self.meta,
+            self.classic.as_ref(),
             self.outcome.as_ref(),
             self.frames,
             &self.runs,
@@ -763,7 +845,42 @@ mod tests {
             }),
             departures: Departures::default(),
             inputs: [0u8, 0, 0, 1, 1, 0x80, 0, 0, 0, 0].repeat(100),
+            classic: None,
         }
+    }
+
+    #[test]
+    fn classic_games_are_version_3() {
+        let mut r = sample();
+        r.start = StartConfig {
+            rng: 0,
+            spawn_count: 0,
+            frame_counter: 0,
+            das: 0,
+            hold_down_points: 0,
+            level: 0,
+            game_type: GameType::A,
+            start_height: 0,
+        };
+        r.classic = Some(ClassicStart {
+            rules: 2,
+            pieces: vec![0, 6, 3, 3, 1],
+        });
+        let bytes = r.encode();
+        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), VERSION_3);
+        assert_eq!(Replay::decode(&bytes).unwrap(), r);
+        // The rules byte sits after the two option strings.
+        let rules_at = 42 + 1 + r.meta.hz.len() + 1 + r.meta.preset.len();
+        let mut bad = bytes.clone();
+        bad[rules_at] = 7;
+        reseal(&mut bad);
+        let e = Replay::decode(&bad).unwrap_err();
+        assert_eq!((e.offset, e.check), (rules_at, "rules"), "{e}");
+        let mut bad = bytes.clone();
+        bad[rules_at + 5] = 9;
+        reseal(&mut bad);
+        let e = Replay::decode(&bad).unwrap_err();
+        assert_eq!((e.offset, e.check), (rules_at + 5, "pieces"), "{e}");
     }
 
     /// Rewrites the stored checksum after an edit, so the field checks are reached.

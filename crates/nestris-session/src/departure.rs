@@ -10,7 +10,7 @@
 //! The game's generator runs on as in the original (its picks are made, then overwritten), so
 //! B-type garbage and everything else timed by it is unchanged. Recordings of such games do
 //! not replay on the plain engine; every command that uses this wrapper labels the game with
-//! [`crate::options::RulesOptions::randomizer_label`] ("randomizer: bag7 (departure from the
+//! the randomizer's label ("randomizer: bag7 (departure from the
 //! original)").
 
 use nestris_classic::{AnyRandomizer, Piece, Randomizer};

@@ -24,7 +24,33 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{bail, Context};
+/// What went wrong with a `--games-csv` file.
+#[derive(Debug, thiserror::Error)]
+pub enum CsvError {
+    /// The file could not be read or written (`what` says which and how far it got).
+    #[error("{what}")]
+    Io {
+        /// What was being done, naming the file.
+        what: String,
+        /// The error of the system.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not one this run can resume (the message names the file, the line and
+    /// the problem).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+fn io(what: String) -> impl FnOnce(std::io::Error) -> CsvError {
+    move |source| CsvError::Io { what, source }
+}
+
+macro_rules! bail {
+    ($($t:tt)*) => {
+        return Err(CsvError::Invalid(format!($($t)*)))
+    };
+}
 
 /// Histogram buckets per factor of ten.
 pub const BUCKETS_PER_DECADE: u32 = 40;
@@ -229,13 +255,16 @@ pub struct Resumed<T> {
 
 impl GamesCsv {
     /// Creates (or overwrites) `path` with the two header lines.
-    pub fn create<T: CsvRow>(path: &Path, options: &serde_json::Value) -> anyhow::Result<GamesCsv> {
+    pub fn create<T: CsvRow>(
+        path: &Path,
+        options: &serde_json::Value,
+    ) -> Result<GamesCsv, CsvError> {
         let mut file =
-            File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+            File::create(path).map_err(io(format!("cannot create {}", path.display())))?;
         let header = format!("{OPTIONS_PREFIX}{options}\n{}\n", T::COLUMNS);
         file.write_all(header.as_bytes())
             .and_then(|_| file.flush())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+            .map_err(io(format!("cannot write {}", path.display())))?;
         Ok(GamesCsv {
             path: path.to_path_buf(),
             file,
@@ -249,7 +278,7 @@ impl GamesCsv {
     pub fn resume<T: CsvRow>(
         path: &Path,
         options: &serde_json::Value,
-    ) -> anyhow::Result<Resumed<T>> {
+    ) -> Result<Resumed<T>, CsvError> {
         let name = path.display();
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
@@ -260,15 +289,15 @@ impl GamesCsv {
                     dropped_partial: false,
                 })
             }
-            Err(e) => return Err(e).with_context(|| format!("cannot read {name}")),
+            Err(e) => return Err(io(format!("cannot read {name}"))(e)),
         };
         // Complete lines end with a newline; anything after the last one is a line cut short.
         let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         let text = std::str::from_utf8(&bytes[..complete]).map_err(|e| {
-            anyhow::anyhow!(
+            CsvError::Invalid(format!(
                 "--resume: {name} is not a nestris bench CSV (not UTF-8 text at byte {})",
                 e.valid_up_to()
-            )
+            ))
         })?;
         let lines: Vec<&str> = text.lines().collect();
         if lines.len() < 2 {
@@ -289,10 +318,14 @@ impl GamesCsv {
                 OPTIONS_PREFIX.trim_end()
             );
         };
-        let recorded: serde_json::Value = serde_json::from_str(json)
-            .with_context(|| format!("--resume: {name} line 1: the options are not valid JSON"))?;
-        check_options(&recorded, options)
-            .with_context(|| format!("--resume: {name} was written by a run with other options"))?;
+        let recorded: serde_json::Value = serde_json::from_str(json).map_err(|e| {
+            CsvError::Invalid(format!(
+                "--resume: {name} line 1: the options are not valid JSON: {e}"
+            ))
+        })?;
+        if let Err(e) = check_options(&recorded, options) {
+            bail!("--resume: {name} was written by a run with other options: {e}");
+        }
         if lines[1] != T::COLUMNS {
             bail!(
                 "--resume: {name} line 2: the columns are {:?}, this version writes {:?}",
@@ -313,8 +346,8 @@ impl GamesCsv {
                     T::COLUMNS
                 );
             }
-            let row =
-                T::parse(&fields).map_err(|e| anyhow::anyhow!("--resume: {name} line {n}: {e}"))?;
+            let row = T::parse(&fields)
+                .map_err(|e| CsvError::Invalid(format!("--resume: {name} line {n}: {e}")))?;
             if let Some(first) = seen.insert(row.index(), n) {
                 bail!(
                     "--resume: {name} line {n}: game {} is already on line {first}",
@@ -326,15 +359,15 @@ impl GamesCsv {
         let mut file = std::fs::OpenOptions::new()
             .write(true)
             .open(path)
-            .with_context(|| format!("cannot open {name} to resume"))?;
+            .map_err(io(format!("cannot open {name} to resume")))?;
         let dropped_partial = complete < bytes.len();
         if dropped_partial {
             file.set_len(complete as u64)
-                .with_context(|| format!("cannot cut the incomplete last line of {name}"))?;
+                .map_err(io(format!("cannot cut the incomplete last line of {name}")))?;
         }
         use std::io::Seek;
         file.seek(std::io::SeekFrom::End(0))
-            .with_context(|| format!("cannot append to {name}"))?;
+            .map_err(io(format!("cannot append to {name}")))?;
         Ok(Resumed {
             games,
             csv: GamesCsv {
@@ -346,22 +379,22 @@ impl GamesCsv {
     }
 
     /// Appends one game's line (in one write, flushed).
-    pub fn append(&mut self, line: &str) -> anyhow::Result<()> {
+    pub fn append(&mut self, line: &str) -> Result<(), CsvError> {
         let mut buf = String::with_capacity(line.len() + 1);
         buf.push_str(line);
         buf.push('\n');
         self.file
             .write_all(buf.as_bytes())
             .and_then(|_| self.file.flush())
-            .with_context(|| format!("cannot write {}", self.path.display()))
+            .map_err(io(format!("cannot write {}", self.path.display())))
     }
 }
 
 /// Compares the options recorded in a file with the current ones; the error lists every
 /// option that differs.
-fn check_options(recorded: &serde_json::Value, now: &serde_json::Value) -> anyhow::Result<()> {
+fn check_options(recorded: &serde_json::Value, now: &serde_json::Value) -> Result<(), String> {
     let (Some(rec), Some(cur)) = (recorded.as_object(), now.as_object()) else {
-        bail!("the options line is not a JSON object");
+        return Err("the options line is not a JSON object".into());
     };
     let mut keys: Vec<&String> = rec.keys().chain(cur.keys()).collect();
     keys.sort();
@@ -375,10 +408,10 @@ fn check_options(recorded: &serde_json::Value, now: &serde_json::Value) -> anyho
         }
     }
     if !diffs.is_empty() {
-        bail!(
+        return Err(format!(
             "{}; resume with the same options, or leave out --resume to start over",
             diffs.join("; ")
-        );
+        ));
     }
     Ok(())
 }

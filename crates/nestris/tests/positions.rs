@@ -1,0 +1,282 @@
+//! `--position FILE` through the built binary, driven by the files in tests/data/positions:
+//! every `bad-*.txt` is refused with the error its first line names; the good positions
+//! start games that are labelled as a departure, the same in both board notations.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn nestris(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nestris"))
+        .args(args)
+        .output()
+        .expect("run nestris")
+}
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/positions")
+}
+
+fn file(name: &str) -> String {
+    dir().join(name).to_string_lossy().into_owned()
+}
+
+#[test]
+fn bad_position_files_name_the_line_and_the_problem() {
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir()).expect("positions dir") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        if !name.starts_with("bad-") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("read");
+        let want = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# expect: "))
+            .unwrap_or_else(|| panic!("{name}: first line must be `# expect: ...`"));
+        let p = path.to_string_lossy().into_owned();
+        for args in [
+            vec!["watch", "--headless", "--position", &p],
+            vec!["bench", "--games", "1", "--position", &p],
+        ] {
+            let out = nestris(&args);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{name} {args:?}: {err}");
+            assert!(out.stdout.is_empty(), "{name}");
+            assert!(
+                err.contains(&name),
+                "{name}: the error names the file: {err}"
+            );
+            assert!(err.contains(want), "{name}: want {want:?} in {err}");
+        }
+        n += 1;
+    }
+    assert!(n >= 10, "{n} bad files");
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = nestris(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn games_start_from_the_position_and_say_so() {
+    let a = file("well.txt");
+    let b = file("well-stackrabbit.txt");
+    let args = |p: &str| {
+        stdout(&[
+            "watch",
+            "--headless",
+            "--games",
+            "2",
+            "--max-frames",
+            "400",
+            "--position",
+            p,
+        ])
+    };
+    let out = args(&a);
+    assert_eq!(out, args(&b), "the two notations are the same position");
+    let first = out.lines().next().unwrap_or_default();
+    // The position's lines and score (and level 18) are where the game starts from.
+    assert!(first.contains("level 18"), "{out}");
+    assert!(
+        first.ends_with("· started from a position (departure from the original)"),
+        "{out}"
+    );
+    let lines: u32 = first
+        .split("lines ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    // The game goes on from the position's 24 lines (the well is open: it clears some).
+    assert!(lines > 24, "{out}");
+    let json: serde_json::Value = serde_json::from_str(&stdout(&[
+        "bench",
+        "--games",
+        "2",
+        "--line-cap",
+        "40",
+        "--json",
+        "--position",
+        &a,
+    ]))
+    .expect("json");
+    assert_eq!(json["departure"], true, "{json}");
+    assert!(
+        json["position"]
+            .as_str()
+            .is_some_and(|p| p.ends_with("well.txt")),
+        "{json}"
+    );
+    assert!(json["mean_lines"].as_f64().unwrap_or(0.0) >= 40.0, "{json}");
+    // Options the position decides, or that cannot hold such a game, are refused.
+    for (extra, want) in [
+        (vec!["--level", "19"], "the position file sets the level"),
+        (vec!["--type", "b"], "--position starts A-type games"),
+        (
+            vec!["--record", "x.nestris"],
+            "started from a position would not replay",
+        ),
+        (vec!["--rules", "qbasic"], "--position is for the NES rules"),
+    ] {
+        let mut args = vec!["watch", "--headless", "--position", &a];
+        args.extend(extra);
+        let out = nestris(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains(want),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// `nestris best` from a position file and from a StackRabbit board string: the same answer;
+/// the JSON has every placement's lock, inputs, value and board; bad input is refused naming
+/// the option.
+#[test]
+fn best_answers_from_a_position() {
+    let a = file("well.txt");
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&["best", "--position", &a, "--top", "3", "--json"]))
+            .expect("json");
+    let placements = json["placements"].as_array().expect("placements");
+    assert_eq!(placements.len(), 3, "{json}");
+    let values: Vec<f64> = placements
+        .iter()
+        .map(|p| p["value"].as_f64().unwrap_or(f64::NAN))
+        .collect();
+    assert!(values.windows(2).all(|w| w[0] <= w[1]), "{values:?}");
+    for p in placements {
+        assert_eq!(p["board"].as_array().map(Vec::len), Some(20), "{p}");
+        assert_eq!(
+            p["inputs"]
+                .as_str()
+                .map(|s| s.chars().filter(|c| !"[]".contains(*c)).count() > 0),
+            Some(true),
+            "{p}"
+        );
+        assert_eq!(
+            p["frames"].as_u64(),
+            p["input_bytes"].as_array().map(|v| v.len() as u64)
+        );
+    }
+    // The same position as flags (the board as StackRabbit's 200 characters).
+    let text = std::fs::read_to_string(file("well-stackrabbit.txt")).expect("read");
+    let bits = text
+        .lines()
+        .find_map(|l| l.strip_prefix("board "))
+        .expect("board line");
+    let flags: serde_json::Value = serde_json::from_str(&stdout(&[
+        "best", "--board", bits, "--piece", "I", "--next", "T", "--level", "18", "--lines", "24",
+        "--score", "52000", "--top", "3", "--json",
+    ]))
+    .expect("json");
+    assert_eq!(flags["placements"], json["placements"]);
+    // Rate the third: its rank and the value lost.
+    let third = &placements[2];
+    let lock = format!(
+        "{},{},{}",
+        third["orientation"].as_str().unwrap_or(""),
+        third["x"],
+        third["y"]
+    );
+    let rated: serde_json::Value = serde_json::from_str(&stdout(&[
+        "best",
+        "--position",
+        &a,
+        "--rate",
+        &lock,
+        "--json",
+    ]))
+    .expect("json");
+    assert!(
+        rated["rate"]["rank"].as_u64().is_some_and(|r| r <= 3),
+        "{rated}"
+    );
+    assert!(
+        rated["rate"]["lost"].as_f64().is_some_and(|l| l >= 0.0),
+        "{rated}"
+    );
+    for (args, want) in [
+        (
+            vec!["best", "--board", "0101", "--piece", "T"],
+            "--board: 4 cells, expected 200",
+        ),
+        (
+            vec!["best", "--board", bits, "--piece", "X"],
+            "--piece 'X' is not a piece",
+        ),
+        (
+            vec!["best", "--position", &a, "--rate", "Tu,4,18"],
+            "not reachable",
+        ),
+        (
+            vec!["best", "--position", &a, "--rate", "Qx,4,18"],
+            "unknown orientation",
+        ),
+        (vec!["best", "--position", &a, "--hz", "7"], "bad tap speed"),
+        (
+            vec!["best", "--position", &a, "--elapsed", "3", "--at", "Ih,5,9"],
+            "at most 3 rows",
+        ),
+    ] {
+        let out = nestris(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains(want),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// An engine snapshot (a reference trace's header state) as the start: not a departure, and
+/// every game starts from the same state.
+#[test]
+fn engine_snapshots_are_not_departures() {
+    let trace = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data/traces/r_lines999_s129.jsonl.gz")
+        .to_string_lossy()
+        .into_owned();
+    let out = stdout(&[
+        "watch",
+        "--headless",
+        "--games",
+        "2",
+        "--max-frames",
+        "300",
+        "--position",
+        &trace,
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(!out.contains("departure"), "{out}");
+    assert_eq!(
+        lines[0].split_once(": ").map(|x| x.1),
+        lines[1].split_once(": ").map(|x| x.1)
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout(&[
+        "bench",
+        "--games",
+        "1",
+        "--line-cap",
+        "1005",
+        "--json",
+        "--position",
+        &trace,
+    ]))
+    .expect("json");
+    assert!(json["position"].as_str().is_some(), "{json}");
+    assert!(json.get("departure").is_none(), "{json}");
+}
