@@ -156,7 +156,7 @@ fn panel(replay: &Replay, run: &Run, speed: Speed, paused: bool) -> Vec<Line<'st
 
 fn hud(replay: &Replay, run: &Run, speed: Speed, paused: bool, end_note: bool) -> Hud {
     let mut hud = Hud {
-        top_score: run.game.score_value(),
+        top_score: 0,
         panel_title: "REPLAY".into(),
         panel: panel(replay, run, speed, paused),
         status: Line::from(" q quit · space pause · . step · 1 real time · +/- speed · m max"),
