@@ -590,6 +590,8 @@ pub fn run_games<T: CsvRow + Send>(
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
+    let start = Instant::now();
+    crate::options::check_threads(args.threads)?;
     if args.resume && args.games_csv.is_none() {
         bail!("--resume needs --games-csv FILE (the file of the run to resume)");
     }
@@ -663,7 +665,6 @@ pub fn run_games<T: CsvRow + Send>(
         resumed.len() as u64,
         resumed.iter().map(CsvRow::score).sum::<f64>(),
     ));
-    let start = Instant::now();
     let mut results: Vec<T> = pool.install(|| {
         todo.par_iter()
             .filter_map(|&i| {

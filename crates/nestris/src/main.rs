@@ -6,6 +6,7 @@ mod classic_ai;
 mod classic_run;
 mod departure;
 mod gamecsv;
+mod gaps;
 mod options;
 mod play;
 mod replay;

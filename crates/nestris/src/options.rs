@@ -8,7 +8,7 @@ use nestris_engine::{GameType, StartConfig};
 #[derive(Debug, Clone, clap::Args)]
 pub struct GameOptions {
     /// Start level (0..=19 as the menu allows; up to 255 accepted for experiments).
-    #[arg(long, default_value_t = 18)]
+    #[arg(long, default_value_t = 18, value_parser = parse_level, allow_hyphen_values = true)]
     pub level: u16,
     /// Game type: a (marathon) or b (25 lines over garbage).
     #[arg(long = "type", value_enum, default_value_t = TypeArg::A)]
@@ -23,6 +23,57 @@ pub struct GameOptions {
     /// frame. A departure from the original game (the field's AI format uses it).
     #[arg(long)]
     pub double_killscreen: bool,
+}
+
+/// Parses `--level`: every bad value (negative, too large, not a number) gets the same error.
+pub fn parse_level(s: &str) -> Result<u16, String> {
+    match s.trim().parse::<i64>() {
+        Ok(n) if (0..=255).contains(&n) => Ok(n as u16),
+        _ => Err(format!(
+            "--level {s} is out of range (integers 0..=255; the menu offers 0..=19)"
+        )),
+    }
+}
+
+/// Largest `--threads`.
+pub const MAX_THREADS: usize = 256;
+
+/// Checks `--threads`: 1..=[`MAX_THREADS`] (thousands of threads take most of a minute just
+/// to start).
+pub fn check_threads(threads: Option<usize>) -> anyhow::Result<()> {
+    match threads {
+        Some(t) if t == 0 || t > MAX_THREADS => {
+            bail!("--threads {t} is out of range (1..={MAX_THREADS}; leave it out for all cores)")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Checks `--games` (at least one game).
+pub fn check_games(games: u64) -> anyhow::Result<()> {
+    if games == 0 {
+        bail!("--games must be at least 1");
+    }
+    Ok(())
+}
+
+/// Checks that a file can be created at `path` (its folder exists) before any work is done.
+pub fn check_writable(option: &str, path: &std::path::Path) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if !dir.is_dir() {
+        bail!(
+            "{option} {}: the folder {} does not exist",
+            path.display(),
+            dir.display()
+        );
+    }
+    if path.is_dir() {
+        bail!("{option} {}: is a folder, not a file", path.display());
+    }
+    Ok(())
 }
 
 /// A or B.
@@ -153,6 +204,9 @@ impl AiOptions {
                 .with_context(|| format!("cannot read weights file {}", path.display()))?;
             cfg.weights = nestris_ai::Weights::from_toml(&text)
                 .with_context(|| format!("weights file {}", path.display()))?;
+            for w in cfg.weights.warnings() {
+                eprintln!("warning: weights file {}: {w}", path.display());
+            }
         } else {
             cfg.weights = nestris_ai::Weights::preset(&self.preset)?;
         }

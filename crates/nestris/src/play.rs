@@ -51,6 +51,11 @@ fn load_keys(spec: Option<&str>) -> anyhow::Result<KeyMap> {
         return Ok(KeyMap::defaults());
     };
     let path = std::path::Path::new(spec);
+    if !path.is_file() && !spec.contains('=') {
+        bail!(
+            "--keys {spec}: no such key map file, and not a list of entries such as left=a,right=d"
+        );
+    }
     if path.is_file() {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read the key map {}", path.display()))?;

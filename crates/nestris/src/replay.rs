@@ -26,8 +26,12 @@ use crate::watch::parse_speed;
 pub struct ReplayArgs {
     /// The replay file (written by `watch --record` or `play --record`).
     pub file: PathBuf,
-    /// Replay without a screen and print `score S lines L level V frames F` for the game's
-    /// end; exit 1 if it differs from the end the file recorded.
+    /// Replay without a screen and print `score S (capped) true score T lines L level V frames
+    /// F` for the game's end; exit 1 if it differs from the end the file recorded or the game
+    /// ends before the file's last frame. This proves that the file's inputs, played from its
+    /// start, reach the end it records; the checksum catches damage, not edits (inputs changed
+    /// and the checksum recomputed pass if they reach the same end), and the player and AI
+    /// fields are not checked.
     #[arg(long)]
     pub check: bool,
     /// Starting speed on screen: 1 (real time), 2, 4, ... 256 or max.
@@ -61,17 +65,29 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
 fn check(replay: &Replay) -> anyhow::Result<ExitCode> {
     let mut run = Run::from_game(replay.start_game(), replay.meta.game_index);
     for &b in &replay.inputs {
+        if run.game.ended() {
+            break;
+        }
         run.step(b);
     }
     let g = &run.game;
     println!(
-        "score {} lines {} level {} frames {}{}",
+        "score {} (capped) true score {} lines {} level {} frames {}{}",
         g.score_value(),
+        g.score_uncapped,
         g.lines_value(),
         g.level,
         run.frames,
         session::departure_suffix(g)
     );
+    if (run.frames as usize) < replay.inputs.len() {
+        eprintln!(
+            "replay diverged: the game ended at frame {}, but the recording holds {} frames",
+            run.frames,
+            replay.inputs.len()
+        );
+        return Ok(ExitCode::from(1));
+    }
     if let Some(o) = replay.outcome {
         let got = session::outcome(g);
         if got != o {

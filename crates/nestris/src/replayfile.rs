@@ -299,6 +299,10 @@ impl Replay {
 
     /// Parses a file's bytes; every failure says which check failed and at which offset.
     pub fn decode(bytes: &[u8]) -> Result<Replay, ReplayError> {
+        /// The most frames a replay may hold: 2^25, about 155 hours at 60.1 frames/s. A run
+        /// length is a varint, so a few bytes could otherwise claim billions of frames (gigabytes
+        /// of inputs and minutes of replaying).
+        const MAX_FRAMES: u32 = 1 << 25;
         let mut r = Reader { bytes, pos: 0 };
         let magic = r.take(8, "magic")?;
         if magic != MAGIC {
@@ -417,6 +421,15 @@ impl Replay {
         };
         let frames_at = r.pos;
         let frames = r.u32("frame count")?;
+        if frames > MAX_FRAMES {
+            return Err(err(
+                frames_at,
+                "frame count",
+                format!(
+                    "{frames} frames is more than a replay may hold ({MAX_FRAMES}, about 155 hours of play)"
+                ),
+            ));
+        }
         let count_at = r.pos;
         let count = r.u32("run count")?;
         if count as usize > r.remaining() / 2 {

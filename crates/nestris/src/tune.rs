@@ -98,6 +98,8 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
     if args.generations == 0 {
         bail!("--generations must be at least 1");
     }
+    crate::options::check_writable("--out", &args.out)?;
+    crate::options::check_writable("--state", &args.state)?;
     let start = args.ai.config()?.weights;
     let context = format!(
         "games {} line_cap {} seed {} level {} type {:?} height {} double_killscreen {} hz {} reaction {} deep {}x{} blind {}x{}",

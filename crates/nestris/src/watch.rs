@@ -72,6 +72,7 @@ fn meta(args: &WatchArgs, index: u64) -> Meta {
 
 /// Runs the command.
 pub fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
+    crate::options::check_games(args.games)?;
     args.game.check_rules(&args.rules)?;
     if args.rules.rules != crate::options::RulesArg::Nes {
         return crate::classic_run::watch_classic(
@@ -136,9 +137,10 @@ fn headless(args: &WatchArgs, cfg: nestris_ai::AiConfig) -> anyhow::Result<ExitC
         run.save_recording()?;
         let g = &run.game;
         println!(
-            "game {}: score {} lines {} level {} pieces {} frames {}{}",
+            "game {}: score {} (capped) true score {} lines {} level {} pieces {} frames {}{}",
             index + 1,
             g.score_value(),
+            g.score_uncapped,
             g.lines_value(),
             g.level,
             session::pieces(g),
