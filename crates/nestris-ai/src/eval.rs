@@ -338,7 +338,7 @@ impl Weights {
                 t => format!("{}.", t.trim_matches(['[', ']'])),
             };
             for (i, (name, _)) in FEATURES.iter().enumerate() {
-                if !(w.w[i].abs() <= MAX_WEIGHT) {
+                if w.w[i].is_nan() || w.w[i].abs() > MAX_WEIGHT {
                     return Err(WeightsError::OutOfRange {
                         name: format!("{prefix}{name}"),
                         value: w.w[i],

@@ -204,9 +204,13 @@ impl AiOptions {
                 .with_context(|| format!("cannot read weights file {}", path.display()))?;
             cfg.weights = nestris_ai::Weights::from_toml(&text)
                 .with_context(|| format!("weights file {}", path.display()))?;
-            for w in cfg.weights.warnings() {
-                eprintln!("warning: weights file {}: {w}", path.display());
-            }
+            // Once per run (tune reads the options again for every candidate).
+            static WARNED: std::sync::Once = std::sync::Once::new();
+            WARNED.call_once(|| {
+                for w in cfg.weights.warnings() {
+                    eprintln!("warning: weights file {}: {w}", path.display());
+                }
+            });
         } else {
             cfg.weights = nestris_ai::Weights::preset(&self.preset)?;
         }

@@ -180,7 +180,6 @@ fn verify_refuses_traces_that_compare_nothing_or_end_unlike_their_note() {
 }
 
 #[path = "tui_support/mod.rs"]
-#[allow(dead_code)]
 mod tui_support;
 
 #[test]
