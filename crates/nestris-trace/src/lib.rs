@@ -214,14 +214,36 @@ fn apply(
     Ok(())
 }
 
+/// Largest trace file read (compressed): the reference traces are well under 1 MiB.
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+/// Longest line of a trace (decompressed): a frame line is well under 1 KiB.
+pub const MAX_LINE_BYTES: u64 = 1 << 20;
+/// Most lines in a trace (about 9 hours of play; the longest reference trace has 20,000
+/// frames).
+pub const MAX_LINES: usize = 2_000_000;
+/// Most bytes of a trace once decompressed (the reference traces take 1 to 3 MB).
+pub const MAX_TEXT_BYTES: u64 = 1 << 30;
+
 impl Trace {
-    /// Reads and parses a `.jsonl.gz` trace file.
+    /// Reads and parses a `.jsonl.gz` trace file (at most [`MAX_FILE_BYTES`]).
     pub fn read(path: &Path) -> Result<Trace, TraceError> {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| TraceError::Io {
+        let io = |source| TraceError::Io {
             path: name.clone(),
             source,
-        })?;
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let mut bytes = Vec::new();
+        file.take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(TraceError::Malformed {
+                path: name,
+                line: 1,
+                msg: format!("the file is larger than a trace may be ({MAX_FILE_BYTES} bytes)"),
+            });
+        }
         Trace::parse(&name, &bytes[..])
     }
 
@@ -259,12 +281,37 @@ impl Trace {
         let mut lines = BufReader::new(gz);
         let mut buf = String::new();
         let mut line_no = 0usize;
+        let mut text_bytes = 0u64;
         let mut next_line = |buf: &mut String| -> Result<Option<usize>, TraceError> {
             buf.clear();
             line_no += 1;
-            match lines.read_line(buf) {
+            if line_no > MAX_LINES {
+                return Err(TraceError::Malformed {
+                    path: name.to_string(),
+                    line: line_no,
+                    msg: format!("more than {MAX_LINES} lines: longer than a trace may be"),
+                });
+            }
+            if text_bytes > MAX_TEXT_BYTES {
+                return Err(TraceError::Malformed {
+                    path: name.to_string(),
+                    line: line_no,
+                    msg: format!(
+                        "more than {MAX_TEXT_BYTES} bytes once decompressed: larger than a trace may be"
+                    ),
+                });
+            }
+            match (&mut lines).take(MAX_LINE_BYTES + 1).read_line(buf) {
                 Ok(0) => Ok(None),
-                Ok(_) => Ok(Some(line_no)),
+                Ok(n) if n as u64 > MAX_LINE_BYTES => Err(TraceError::Malformed {
+                    path: name.to_string(),
+                    line: line_no,
+                    msg: format!("line longer than {MAX_LINE_BYTES} bytes"),
+                }),
+                Ok(n) => {
+                    text_bytes += n as u64;
+                    Ok(Some(line_no))
+                }
                 Err(e) => Err(TraceError::Gzip {
                     path: name.to_string(),
                     line: line_no,

@@ -500,7 +500,7 @@ impl BenchArgs {
         });
         if let Some(path) = &self.ai.weights {
             // The same file name with other weights gives other games.
-            let bytes = std::fs::read(path)
+            let bytes = crate::readlimit::read(path, crate::readlimit::max::SMALL)
                 .map_err(|e| anyhow::anyhow!("cannot read weights file {}: {e}", path.display()))?;
             v["weights_crc32"] = format!("{:08x}", crc32fast::hash(&bytes)).into();
         }
@@ -587,9 +587,7 @@ pub fn run_games<T: CsvRow + Send>(
     args: &BenchArgs,
     play: impl Fn(u64, &AtomicBool) -> Option<T> + Sync,
 ) -> anyhow::Result<GamesRun<T>> {
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
+    crate::options::check_games_at_most(args.games, crate::options::MAX_BENCH_GAMES)?;
     let start = Instant::now();
     crate::options::check_threads(args.threads)?;
     if args.resume && args.games_csv.is_none() {

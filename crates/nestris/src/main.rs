@@ -9,6 +9,7 @@ mod gamecsv;
 mod gaps;
 mod options;
 mod play;
+mod readlimit;
 mod replay;
 mod replayfile;
 mod sequence;

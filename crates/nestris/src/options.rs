@@ -49,6 +49,19 @@ pub fn check_threads(threads: Option<usize>) -> anyhow::Result<()> {
     }
 }
 
+/// Largest `bench --games`: a million games take weeks; the run keeps a list of the games to
+/// play, so a number like 10^18 would exhaust memory before the first game.
+pub const MAX_BENCH_GAMES: u64 = 1_000_000;
+
+/// Checks `--games`: 1..=`max`.
+pub fn check_games_at_most(games: u64, max: u64) -> anyhow::Result<()> {
+    check_games(games)?;
+    if games > max {
+        bail!("--games {games} is out of range (1..={max})");
+    }
+    Ok(())
+}
+
 /// Checks `--games` (at least one game).
 pub fn check_games(games: u64) -> anyhow::Result<()> {
     if games == 0 {
@@ -200,7 +213,7 @@ impl AiOptions {
             ..AiConfig::default()
         };
         if let Some(path) = &self.weights {
-            let text = std::fs::read_to_string(path)
+            let text = crate::readlimit::read_to_string(path, crate::readlimit::max::SMALL)
                 .with_context(|| format!("cannot read weights file {}", path.display()))?;
             cfg.weights = nestris_ai::Weights::from_toml(&text)
                 .with_context(|| format!("weights file {}", path.display()))?;

@@ -52,12 +52,15 @@ fn load_keys(spec: Option<&str>) -> anyhow::Result<KeyMap> {
     };
     let path = std::path::Path::new(spec);
     if !path.is_file() && !spec.contains('=') {
+        if path.exists() {
+            bail!("--keys {spec}: not a key map file (a regular file of name = \"key\" lines)");
+        }
         bail!(
             "--keys {spec}: no such key map file, and not a list of entries such as left=a,right=d"
         );
     }
     if path.is_file() {
-        let text = std::fs::read_to_string(path)
+        let text = crate::readlimit::read_to_string(path, crate::readlimit::max::SMALL)
             .with_context(|| format!("cannot read the key map {}", path.display()))?;
         let table: toml::Table = text
             .parse()

@@ -512,7 +512,22 @@ impl Replay {
 
     /// Reads a replay file.
     pub fn read(path: &Path) -> Result<Replay, ReadError> {
-        let bytes = std::fs::read(path).map_err(|e| ReadError::Io(path.to_path_buf(), e))?;
+        // At most 256 MiB: the frame cap (2^25 frames) in runs of one frame each is under
+        // 200 MiB; a larger file (or `/dev/zero`) is refused before it fills memory.
+        const MAX_BYTES: u64 = 256 << 20;
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_BYTES + 1), &mut bytes))
+            .map_err(|e| ReadError::Io(path.to_path_buf(), e))?;
+        if bytes.len() as u64 > MAX_BYTES {
+            return Err(ReadError::Io(
+                path.to_path_buf(),
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("the file is larger than a replay may be ({MAX_BYTES} bytes)"),
+                ),
+            ));
+        }
         Replay::decode(&bytes).map_err(|e| ReadError::Format(path.to_path_buf(), e))
     }
 }

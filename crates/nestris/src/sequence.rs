@@ -99,7 +99,7 @@ impl GameRandomizers {
     pub fn new(spec: &RandomizerSpec, seed: u64, mode: SegaNextGame) -> anyhow::Result<Self> {
         let text = match spec {
             RandomizerSpec::File(path) => Some(
-                std::fs::read_to_string(path)
+                crate::readlimit::read_to_string(path, crate::readlimit::max::MEDIUM)
                     .with_context(|| format!("cannot read the piece file {}", path.display()))?,
             ),
             _ => None,
@@ -217,8 +217,8 @@ impl RulesOptions {
 }
 
 /// Reads a gaps file: whitespace-separated non-negative integers, at least one.
-fn read_gaps(path: &PathBuf) -> anyhow::Result<Vec<u32>> {
-    let text = std::fs::read_to_string(path)
+fn read_gaps(path: &std::path::Path) -> anyhow::Result<Vec<u32>> {
+    let text = crate::readlimit::read_to_string(path, crate::readlimit::max::MEDIUM)
         .with_context(|| format!("cannot read the gaps file {}", path.display()))?;
     crate::gaps::parse_gaps(&text, &path.display().to_string()).map_err(anyhow::Error::msg)
 }

@@ -118,7 +118,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         args.ai.blind_next
     );
     let mut cem = if args.state.exists() {
-        let text = std::fs::read_to_string(&args.state)
+        let text = crate::readlimit::read_to_string(&args.state, crate::readlimit::max::MEDIUM)
             .with_context(|| format!("cannot read {}", args.state.display()))?;
         let c = Cem::from_toml(&text).with_context(|| format!("{}", args.state.display()))?;
         if c.context != context {

@@ -296,6 +296,12 @@ fn options_are_checked_alike() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--out") && err.contains("does not exist"), "{err}");
     assert!(!state.exists(), "no work was done");
+    // bench --games beyond what a run can hold: refused at once, not an exhausted memory.
+    for games in ["18446744073709551615", "100000000000"] {
+        let (code, _, err) = nestris(&["bench", "--games", games]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(&format!("--games {games} is out of range")), "{err}");
+    }
     // bench --threads 10000: refused at once.
     let (code, _, err) = nestris(&["bench", "--games", "1", "--threads", "10000"]);
     assert_eq!(code, 2, "{err}");
@@ -355,4 +361,47 @@ fn readme_weights_files_exist() {
         }
     }
     assert!(n > 0, "the README names weights files");
+}
+
+#[test]
+fn endless_files_are_refused_not_read_into_memory() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        return;
+    }
+    let dir = scratch("endless");
+    let out = dir.join("out.toml");
+    for args in [
+        vec!["verify", "/dev/zero"],
+        vec!["replay", "--check", "/dev/zero"],
+        vec!["watch", "--headless", "--weights", "/dev/zero"],
+        vec!["sequence", "--gaps", "/dev/zero"],
+        vec!["sequence", "--randomizer", "file:/dev/zero"],
+        vec![
+            "tune",
+            "--games",
+            "1",
+            "--state",
+            "/dev/zero",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ],
+    ] {
+        let (code, out, err) = nestris(&args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(
+            (out + &err).contains("larger than"),
+            "{args:?} must say the file is too large"
+        );
+    }
+    let (code, _, err) = nestris(&["play", "--keys", "/dev/zero"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a key map file"), "{err}");
+    // A trace whose one line never ends (a small gzip file, a huge line).
+    let mut long = vec![b'{'; 3 << 20];
+    long.push(b'\n');
+    let path = dir.join("long.jsonl.gz");
+    write_trace(&path, &[String::from_utf8(long).expect("ascii")]);
+    let (code, out, err) = nestris(&["verify", path.to_str().expect("utf-8")]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.contains("line longer than"), "{out}");
 }
