@@ -68,7 +68,9 @@ fn replay_bytes(data: &[u8]) {
 
 /// A weights file (`--weights`).
 pub fn weights(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(w) = nestris_ai::Weights::from_toml(text) {
         let _ = w.warnings();
         // What it writes reads back.
@@ -80,7 +82,9 @@ pub fn weights(data: &[u8]) {
 /// A piece file (`--randomizer file:PATH`): read, then 1,000 pieces dealt.
 pub fn pieces(data: &[u8]) {
     use nestris_classic::Randomizer;
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(mut f) = nestris_classic::randomizer::FileSequence::from_text(text) {
         for _ in 0..1000 {
             let _ = f.next_piece();
@@ -90,7 +94,9 @@ pub fn pieces(data: &[u8]) {
 
 /// A gaps file (`sequence --gaps`): read, then 100 NES pieces with those gaps.
 pub fn gaps(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(g) = gaps::parse_gaps(text, "fuzz.txt") {
         assert!(!g.is_empty());
         let mut v = nestris_engine::rng::POWER_ON_SEED;

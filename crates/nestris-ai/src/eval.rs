@@ -328,9 +328,9 @@ impl Weights {
         t
     }
 
-    /// Refuses weights the AI cannot play with: a weight beyond [`MAX_WEIGHT`], or a table in use whose weights are all zero (an empty file, a file
-    /// with only a name, or only a `[killscreen]` table leaves the weights used before level 29
-    /// all zero).
+    /// Refuses weights the AI cannot play with: a weight beyond [`MAX_WEIGHT`], or a table in
+    /// use whose weights are all zero (an empty file, a file with only a name, or only a
+    /// `[killscreen]` table leaves the weights used before level 29 all zero).
     fn check_playable(&self, file: &toml::Table) -> Result<(), WeightsError> {
         for (table, w) in self.tables() {
             let prefix = match table {
@@ -830,11 +830,17 @@ mod tests {
             ("[weights]\nholes = 1.0\n[b_type]\nholes = 0.0", "[b_type]"),
         ] {
             let e = Weights::from_toml(text).unwrap_err().to_string();
-            assert!(e.contains("cannot play") && e.contains(why), "{text:?}: {e}");
+            assert!(
+                e.contains("cannot play") && e.contains(why),
+                "{text:?}: {e}"
+            );
         }
         for text in ["[weights]\nholes = 1e308", "[weights]\nholes = -1e13"] {
             let e = Weights::from_toml(text).unwrap_err().to_string();
-            assert!(e.contains("holes") && e.contains("out of range"), "{text:?}: {e}");
+            assert!(
+                e.contains("holes") && e.contains("out of range"),
+                "{text:?}: {e}"
+            );
         }
         for text in ["[weights]\nholes = nan", "[weights]\nholes = inf"] {
             let e = Weights::from_toml(text).unwrap_err().to_string();
@@ -843,7 +849,10 @@ mod tests {
         // Suspicious ones play, with warnings.
         let w = Weights::from_toml("[weights]\nholes = 1e9").unwrap();
         let warn = w.warnings().join("\n");
-        assert!(warn.contains("very large") && warn.contains("single"), "{warn}");
+        assert!(
+            warn.contains("very large") && warn.contains("single"),
+            "{warn}"
+        );
         assert!(Weights::default().warnings().is_empty());
         assert!(Weights::from_toml("[double_killscreen]\nfrom_level = \"x\"").is_err());
     }

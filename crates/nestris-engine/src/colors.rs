@@ -383,7 +383,6 @@ pub const LEVEL_PALETTE_BYTES: [[u8; 4]; 256] = [
     [0x05, 0x05, 0x05, 0x05], // 255
 ];
 
-
 /// The byte offset into the colour table the game uses at `level`: `(level mod 10) * 4` up to
 /// level 137, `(level * 4) mod 256` from 138 on (see the module documentation).
 pub fn table_offset(level: u8) -> u8 {
@@ -430,9 +429,18 @@ pub fn tile_colors(tile: Tile, level: u8) -> Option<TileColors> {
     let [c1, c2, c3] = level_colors(level);
     match tile {
         Tile::Empty => None,
-        Tile::Hollow => Some(TileColors { body: c3, accent: c1 }),
-        Tile::Solid2 => Some(TileColors { body: c2, accent: c1 }),
-        Tile::Solid1 => Some(TileColors { body: c3, accent: c1 }),
+        Tile::Hollow => Some(TileColors {
+            body: c3,
+            accent: c1,
+        }),
+        Tile::Solid2 => Some(TileColors {
+            body: c2,
+            accent: c1,
+        }),
+        Tile::Solid1 => Some(TileColors {
+            body: c3,
+            accent: c1,
+        }),
     }
 }
 
@@ -455,7 +463,11 @@ mod tests {
     fn table_follows_the_games_logic() {
         for level in 0..=137u8 {
             assert_eq!(table_offset(level), (level % 10) * 4, "level {level}");
-            assert_eq!(palette_bytes(level), palette_bytes(level % 10), "level {level}");
+            assert_eq!(
+                palette_bytes(level),
+                palette_bytes(level % 10),
+                "level {level}"
+            );
             assert!(!reads_past_table(level));
         }
         for level in 0..10u8 {
@@ -477,7 +489,11 @@ mod tests {
         // 202..=255 repeat 138..=191.
         for level in 202..=255u8 {
             assert!(reads_past_table(level), "level {level}");
-            assert_eq!(palette_bytes(level), palette_bytes(level - 64), "level {level}");
+            assert_eq!(
+                palette_bytes(level),
+                palette_bytes(level - 64),
+                "level {level}"
+            );
         }
         let mut distinct: Vec<[u8; 4]> = LEVEL_PALETTE_BYTES.to_vec();
         distinct.sort_unstable();
@@ -496,7 +512,10 @@ mod tests {
         assert_eq!(black_at(1), [178, 186]);
         assert_eq!(black_at(2), [148, 159, 170]);
         for level in 0..=255u8 {
-            assert!(level_colors(level).iter().all(|&c| c != 0x0D), "level {level}");
+            assert!(
+                level_colors(level).iter().all(|&c| c != 0x0D),
+                "level {level}"
+            );
         }
         assert_eq!(level_colors(191), [0x05; 3]);
         assert_eq!(level_colors(255), [0x05; 3]);
@@ -505,12 +524,33 @@ mod tests {
         assert_eq!(level_colors(146), [0x3E, 0x09, 0x01]);
         assert_eq!(
             tile_colors(Tile::Hollow, 146),
-            Some(TileColors { body: 0x01, accent: 0x3E })
+            Some(TileColors {
+                body: 0x01,
+                accent: 0x3E
+            })
         );
         // Level 0: T/O/I white in a blue frame, Z/L light azure, J/S blue.
-        assert_eq!(tile_colors(Tile::Hollow, 0), Some(TileColors { body: 0x12, accent: 0x30 }));
-        assert_eq!(tile_colors(Tile::Solid2, 0), Some(TileColors { body: 0x21, accent: 0x30 }));
-        assert_eq!(tile_colors(Tile::Solid1, 0), Some(TileColors { body: 0x12, accent: 0x30 }));
+        assert_eq!(
+            tile_colors(Tile::Hollow, 0),
+            Some(TileColors {
+                body: 0x12,
+                accent: 0x30
+            })
+        );
+        assert_eq!(
+            tile_colors(Tile::Solid2, 0),
+            Some(TileColors {
+                body: 0x21,
+                accent: 0x30
+            })
+        );
+        assert_eq!(
+            tile_colors(Tile::Solid1, 0),
+            Some(TileColors {
+                body: 0x12,
+                accent: 0x30
+            })
+        );
         assert_eq!(tile_colors(Tile::Empty, 0), None);
     }
 

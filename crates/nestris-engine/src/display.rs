@@ -192,7 +192,10 @@ mod tests {
     fn level_number_follows_the_games_logic() {
         // 0-29: BCD.
         for level in 0..30u8 {
-            assert_eq!(LEVEL_DISPLAY_BYTES[level as usize], ((level / 10) << 4) | (level % 10));
+            assert_eq!(
+                LEVEL_DISPLAY_BYTES[level as usize],
+                ((level / 10) << 4) | (level % 10)
+            );
         }
         // 30-49: the multiply-by-ten table that follows.
         for level in 30..50u8 {

@@ -91,7 +91,10 @@ mod tests {
             assert_eq!(advance(v, 0), v);
         }
         // A huge gap costs no more than a period.
-        assert_eq!(advance(POWER_ON_SEED, u32::MAX), advance(POWER_ON_SEED, u32::MAX % PERIOD));
+        assert_eq!(
+            advance(POWER_ON_SEED, u32::MAX),
+            advance(POWER_ON_SEED, u32::MAX % PERIOD)
+        );
     }
 
     #[test]

@@ -575,7 +575,9 @@ impl Trace {
             .filter(|f| !f.expected.game_over && self.lag_frames.binary_search(&f.f).is_err())
             .count();
         if compared == 0 {
-            return Err("no frame is compared (every frame is a lag sample or after game over)".into());
+            return Err(
+                "no frame is compared (every frame is a lag sample or after game over)".into(),
+            );
         }
         let ending = Ending::from_note(&self.note).ok_or_else(|| {
             format!(
@@ -745,4 +747,34 @@ pub fn replay_with(trace: &Trace, required_only: bool) -> Result<Option<Divergen
         }
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endings_from_notes() {
+        assert_eq!(
+            Ending::from_note("A-type level 0, seed 101; ended: game over"),
+            Some(Ending::GameOver)
+        );
+        assert_eq!(
+            Ending::from_note("x; ended: frame limit"),
+            Some(Ending::FrameLimit)
+        );
+        assert_eq!(
+            Ending::from_note("B; ended: B-type goal reached (ending not recorded)"),
+            Some(Ending::BTypeGoal)
+        );
+        assert_eq!(
+            Ending::from_note("level 150; ended: game over; LAG at frames [118]"),
+            Some(Ending::GameOver)
+        );
+        assert_eq!(
+            Ending::from_note("y; ended: level reached 155 (stopped)"),
+            Some(Ending::Other("level reached 155 (stopped)".into()))
+        );
+        assert_eq!(Ending::from_note("no ending given"), None);
+    }
 }

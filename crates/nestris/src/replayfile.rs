@@ -517,7 +517,9 @@ impl Replay {
         const MAX_BYTES: u64 = 256 << 20;
         let mut bytes = Vec::new();
         std::fs::File::open(path)
-            .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_BYTES + 1), &mut bytes))
+            .and_then(|f| {
+                std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_BYTES + 1), &mut bytes)
+            })
             .map_err(|e| ReadError::Io(path.to_path_buf(), e))?;
         if bytes.len() as u64 > MAX_BYTES {
             return Err(ReadError::Io(

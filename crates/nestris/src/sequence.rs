@@ -270,9 +270,7 @@ fn check_sizes(count: u64, games: u64) -> anyhow::Result<()> {
         bail!("--count {count} is too large: at most {MAX_COUNT} pieces per game");
     }
     if count.saturating_mul(games) > MAX_TOTAL {
-        bail!(
-            "--count {count} x --games {games} is too large: at most {MAX_TOTAL} pieces in all"
-        );
+        bail!("--count {count} x --games {games} is too large: at most {MAX_TOTAL} pieces in all");
     }
     Ok(())
 }

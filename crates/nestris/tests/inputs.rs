@@ -37,7 +37,10 @@ fn sequence_count_is_bounded_and_streamed() {
     for count in ["18446744073709551615", "1000000000000", "1000000001"] {
         let (code, out, err) = nestris(&["sequence", "--count", count]);
         assert_eq!(code, 2, "--count {count}: {out}{err}");
-        assert!(err.contains("--count") && err.contains("too large"), "{err}");
+        assert!(
+            err.contains("--count") && err.contains("too large"),
+            "{err}"
+        );
         no_panic(&err);
     }
     let (code, _, err) = nestris(&["sequence", "--count", "600000000", "--games", "2"]);
@@ -90,7 +93,10 @@ fn sequence_gaps_use_the_period() {
 }
 
 fn traces_dir() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/traces"))
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/traces"
+    ))
 }
 
 fn read_trace(name: &str) -> Vec<String> {
@@ -141,7 +147,10 @@ fn verify_refuses_traces_that_compare_nothing_or_end_unlike_their_note() {
     // Cut well before the game over: the note still says game over.
     let (code, out) = verify(&lines[..lines.len() / 2], "cut.jsonl.gz");
     assert_eq!(code, 2, "{out}");
-    assert!(out.contains("game over") && out.contains("game_over true"), "{out}");
+    assert!(
+        out.contains("game over") && out.contains("game_over true"),
+        "{out}"
+    );
     // Only the header: nothing to compare.
     let (code, out) = verify(&lines[..1], "header.jsonl.gz");
     assert_eq!(code, 2, "{out}");
@@ -224,7 +233,11 @@ fn replay_check_refuses_frames_after_the_end() {
     let mut g = Game::start(start);
     let mut inputs = Vec::new();
     while !g.ended() {
-        let b = if g.game_over() && inputs.len() % 2 == 0 { 0x10 } else { 0 };
+        let b = if g.game_over() && inputs.len() % 2 == 0 {
+            0x10
+        } else {
+            0
+        };
         g.step(b);
         inputs.push(b);
         assert!(inputs.len() < 100_000, "no end");
@@ -272,7 +285,9 @@ fn options_are_checked_alike() {
         let (code, _, err) = nestris(&["watch", "--headless", "--level", level]);
         assert_eq!(code, 2, "--level {level}: {err}");
         assert!(
-            err.contains(&format!("--level {level} is out of range (integers 0..=255")),
+            err.contains(&format!(
+                "--level {level} is out of range (integers 0..=255"
+            )),
             "{err}"
         );
         messages.push(err.replace(level, "L"));
@@ -294,13 +309,19 @@ fn options_are_checked_alike() {
         state.to_str().expect("utf-8"),
     ]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("--out") && err.contains("does not exist"), "{err}");
+    assert!(
+        err.contains("--out") && err.contains("does not exist"),
+        "{err}"
+    );
     assert!(!state.exists(), "no work was done");
     // bench --games beyond what a run can hold: refused at once, not an exhausted memory.
     for games in ["18446744073709551615", "100000000000"] {
         let (code, _, err) = nestris(&["bench", "--games", games]);
         assert_eq!(code, 2, "{err}");
-        assert!(err.contains(&format!("--games {games} is out of range")), "{err}");
+        assert!(
+            err.contains(&format!("--games {games} is out of range")),
+            "{err}"
+        );
     }
     // bench --threads 10000: refused at once.
     let (code, _, err) = nestris(&["bench", "--games", "1", "--threads", "10000"]);
@@ -344,7 +365,10 @@ fn weights_that_cannot_play_are_refused_and_suspicious_ones_warned() {
         path.to_str().expect("utf-8"),
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("warning: weights file") && err.contains("very large"), "{err}");
+    assert!(
+        err.contains("warning: weights file") && err.contains("very large"),
+        "{err}"
+    );
     assert!(out.contains("(capped) true score"), "{out}");
 }
 
@@ -356,7 +380,10 @@ fn readme_weights_files_exist() {
     for w in readme.split_whitespace() {
         let w = w.trim_matches(|c: char| "`()\\,".contains(c));
         if w.starts_with("crates/") && w.ends_with(".toml") {
-            assert!(root.join(w).is_file(), "README names {w}, which does not exist");
+            assert!(
+                root.join(w).is_file(),
+                "README names {w}, which does not exist"
+            );
             n += 1;
         }
     }

@@ -13,9 +13,9 @@
 mod endings;
 #[path = "../src/tui/palette.rs"]
 mod palette;
+mod tui_support;
 #[path = "../src/tui/view.rs"]
 mod view;
-mod tui_support;
 
 use nestris_engine::bcd::lines_encode;
 use nestris_engine::{colors, display, Game, GameType, StartConfig};
@@ -29,7 +29,10 @@ use view::{Hud, Vram};
 /// Every test draws with 24-bit colours, so distinct palette indices stay distinct.
 fn truecolor() {
     std::env::set_var("COLORTERM", "truecolor");
-    assert!(palette::truecolor(), "24-bit colour must be on for these snapshots");
+    assert!(
+        palette::truecolor(),
+        "24-bit colour must be on for these snapshots"
+    );
 }
 
 /// A game at `level` with about a dozen pieces locked (all seven kinds in view).
@@ -204,10 +207,7 @@ fn tetris_flash() {
         vram.before_step(&g);
         seen.push(vram.flash);
     }
-    assert_eq!(
-        seen,
-        [true, false, false, false, true, false, false, false]
-    );
+    assert_eq!(seen, [true, false, false, false, true, false, false, false]);
     g.frame_counter = 0x100;
     vram.before_step(&g);
     let text = snapshot_text(&g, &vram, &hud(), 80, 24);

@@ -224,7 +224,10 @@ pub fn render(area: Rect, buf: &mut Buffer, game: &Game, vram: &Vram, hud: &Hud)
                 l.right.x + l.right.width - l.left.x,
                 l.field.height,
             );
-            buf.set_style(r, Style::default().bg(palette::white()).fg(palette::black()));
+            buf.set_style(
+                r,
+                Style::default().bg(palette::white()).fg(palette::black()),
+            );
         }
         draw_left(l.left, buf, game, &colors);
         draw_field(&l, buf, game, vram, hud, &colors);
