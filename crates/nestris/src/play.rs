@@ -168,7 +168,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                         run.ending_tick = crate::tui::endings::TICKS;
                     } else if action == Some(Action::Button(buttons::START)) {
                         run.save_recording()?;
-                        top = top.max(run.game.score_value());
+                        top = crate::tui::session::top_score_after(top, &run.game);
                         index += 1;
                         run = Run::with_rules(args.game.start_game(index), index, &mut randomizers);
                         phase = Phase::Waiting;
@@ -230,7 +230,6 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                 last_input = input;
                 run.step(input);
                 if run.game.ended() {
-                    top = top.max(run.game.score_value());
                     run.save_recording()?;
                     break;
                 }

@@ -325,7 +325,6 @@ fn on_screen(
         let step_once = playback.step_once;
         let real = playback.due();
         if run.game.ended() {
-            top = top.max(run.game.score_value());
             run.ending_tick += real;
             let wait = if run.ending().is_some() {
                 crate::tui::endings::TICKS + 120
@@ -334,6 +333,7 @@ fn on_screen(
             };
             if skip || run.ending_tick >= wait {
                 run.save_recording()?;
+                top = session::top_score_after(top, &run.game);
                 index += 1;
                 run = new_game(index)?;
                 ai = Ai::new(cfg.clone());
@@ -342,7 +342,6 @@ fn on_screen(
             }
         } else if skip {
             run.save_recording()?;
-            top = top.max(run.game.score_value());
             index += 1;
             run = new_game(index)?;
             ai = Ai::new(cfg.clone());

@@ -468,3 +468,33 @@ mod tests {
         assert_eq!(Speed::Times(1).slower(), Speed::Times(1));
     }
 }
+
+/// The top-score box of the next game after `game`: original game: a game's score enters the
+/// high-score table when it ends (game over or B-type goal), not when it is abandoned or reset,
+/// and the box shows the table's first entry from the next game on.
+pub fn top_score_after(top: u64, game: &Game) -> u64 {
+    match game.ending {
+        nestris_engine::Ending::ToppedOut | nestris_engine::Ending::BTypeCleared => {
+            top.max(game.score_value())
+        }
+        _ => top,
+    }
+}
+
+#[cfg(test)]
+mod top_score_tests {
+    use super::*;
+    use nestris_engine::{Ending, GameType};
+
+    #[test]
+    fn only_finished_games_enter_the_table() {
+        let mut g = Game::start(StartConfig::from_seed(1, 18, GameType::A, 0));
+        g.score = 0x12_34_56;
+        assert_eq!(top_score_after(0, &g), 0, "a game still running");
+        g.ending = Ending::Reset;
+        assert_eq!(top_score_after(0, &g), 0, "a reset");
+        g.ending = Ending::ToppedOut;
+        assert_eq!(top_score_after(0, &g), 123_456);
+        assert_eq!(top_score_after(200_000, &g), 200_000);
+    }
+}
