@@ -9,6 +9,9 @@
 #[path = "../crates/nestris/src/replayfile.rs"]
 mod replayfile;
 
+#[path = "../crates/nestris/src/tui/keys.rs"]
+mod keys;
+
 #[path = "../crates/nestris/src/gaps.rs"]
 #[allow(dead_code)]
 mod gaps;
@@ -107,4 +110,13 @@ pub fn gaps(data: &[u8]) {
             (v, id, count) = (p.rng, p.spawn_id, p.spawn_count);
         }
     }
+}
+
+/// A key map (`play --keys FILE` as TOML, or `--keys` entries).
+pub fn keys(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let _ = keys::KeyMap::from_toml(text);
+    let _ = keys::KeyMap::parse(text);
 }

@@ -62,20 +62,7 @@ fn load_keys(spec: Option<&str>) -> anyhow::Result<KeyMap> {
     if path.is_file() {
         let text = crate::readlimit::read_to_string(path, crate::readlimit::max::SMALL)
             .with_context(|| format!("cannot read the key map {}", path.display()))?;
-        let table: toml::Table = text
-            .parse()
-            .with_context(|| format!("key map {} is not valid TOML", path.display()))?;
-        let mut entries = Vec::new();
-        for (k, v) in table {
-            let Some(v) = v.as_str() else {
-                bail!(
-                    "key map {}: {k} must be a string such as \"x|j\"",
-                    path.display()
-                );
-            };
-            entries.push(format!("{k}={v}"));
-        }
-        KeyMap::parse(&entries.join(",")).with_context(|| format!("key map {}", path.display()))
+        KeyMap::from_toml(&text).with_context(|| format!("key map {}", path.display()))
     } else {
         KeyMap::parse(spec).context("--keys")
     }

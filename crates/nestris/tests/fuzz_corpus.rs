@@ -56,3 +56,8 @@ fn pieces_corpus() {
 fn gaps_corpus() {
     pass("gaps", readers::gaps);
 }
+
+#[test]
+fn keys_corpus() {
+    pass("keys", readers::keys);
+}

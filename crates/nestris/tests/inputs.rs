@@ -432,3 +432,21 @@ fn endless_files_are_refused_not_read_into_memory() {
     assert_eq!(code, 2, "{out}{err}");
     assert!(out.contains("line longer than"), "{out}");
 }
+
+#[test]
+fn key_map_files_bind_one_action_a_line() {
+    let dir = scratch("keys");
+    // A value cannot smuggle in another entry (the file used to be joined with commas).
+    let path = dir.join("keys.toml");
+    std::fs::write(&path, "left = \"a,right=b\"\n").expect("write");
+    let (code, _, err) = nestris(&["play", "--keys", path.to_str().expect("utf-8")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("keys.toml") && err.contains("a key is one character"),
+        "{err}"
+    );
+    std::fs::write(&path, "left = [1]\n").expect("write");
+    let (code, _, err) = nestris(&["play", "--keys", path.to_str().expect("utf-8")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("must be a string"), "{err}");
+}
