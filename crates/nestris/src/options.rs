@@ -49,8 +49,9 @@ pub fn check_threads(threads: Option<usize>) -> anyhow::Result<()> {
     }
 }
 
-/// Largest `bench --games`: a million games take weeks; the run keeps a list of the games to
-/// play, so a number like 10^18 would exhaust memory before the first game.
+/// Largest `bench --games` and `watch --games`: a million games take weeks; `bench` keeps a
+/// list of the games to play, so a number like 10^18 would exhaust memory before the first
+/// game.
 pub const MAX_BENCH_GAMES: u64 = 1_000_000;
 
 /// Checks `--games`: 1..=`max`.

@@ -72,7 +72,7 @@ fn meta(args: &WatchArgs, index: u64) -> Meta {
 
 /// Runs the command.
 pub fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
-    crate::options::check_games(args.games)?;
+    crate::options::check_games_at_most(args.games, crate::options::MAX_BENCH_GAMES)?;
     args.game.check_rules(&args.rules)?;
     if args.rules.rules != crate::options::RulesArg::Nes {
         return crate::classic_run::watch_classic(

@@ -315,13 +315,15 @@ fn options_are_checked_alike() {
     );
     assert!(!state.exists(), "no work was done");
     // bench --games beyond what a run can hold: refused at once, not an exhausted memory.
-    for games in ["18446744073709551615", "100000000000"] {
-        let (code, _, err) = nestris(&["bench", "--games", games]);
-        assert_eq!(code, 2, "{err}");
-        assert!(
-            err.contains(&format!("--games {games} is out of range")),
-            "{err}"
-        );
+    for cmd in ["bench", "watch"] {
+        for games in ["18446744073709551615", "100000000000"] {
+            let (code, _, err) = nestris(&[cmd, "--games", games]);
+            assert_eq!(code, 2, "{err}");
+            assert!(
+                err.contains(&format!("--games {games} is out of range")),
+                "{err}"
+            );
+        }
     }
     // bench --threads 10000: refused at once.
     let (code, _, err) = nestris(&["bench", "--games", "1", "--threads", "10000"]);
