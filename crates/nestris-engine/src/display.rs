@@ -13,9 +13,9 @@
 //!   ([`LEVEL_DISPLAY_BYTES`]).
 //! - **Lines** and **statistics**: original game: the hundreds byte (a binary count, see
 //!   `increment_lines`) is written straight to the screen as a tile id, then the low byte as
-//!   two digits. So 1,000 lines (hundreds byte 10) shows `A00` and 2,000 lines `K00`, and from
-//!   4,400 (hundreds byte `$2C`) the first tile is a piece of the screen's frame graphics, not a
-//!   character.
+//!   two digits. So 1,000 lines (hundreds byte 10) shows `A00`, 2,000 lines `K00`, 3,600
+//!   lines `-00`; from 4,200 (hundreds byte `$2A`) the first tile is blank, and from 4,800
+//!   (`$30`) it is a piece of the screen's frame graphics, not a character.
 //! - **Score**: three bytes of packed BCD as six digits.
 //! - **Top score**: original game: written once, when the game screen is set up, from the
 //!   first entry of the high-score table of the game type (initially 010000 for A-type and
@@ -28,8 +28,8 @@
 //!   background flashes one frame in four until the line count is applied.
 //!
 //! Sources: `shared/research/level-display.md` (the level bytes, read back from the original
-//! game in an emulator, and the font) and the game's logic as its public disassembly documents
-//! it (facts only).
+//! game in an emulator, and the font; the tiles past `$2B` as the game's tileset shows them) and
+//! the game's logic as its public disassembly documents it (facts only).
 
 use crate::game::{Game, GameType};
 
@@ -76,7 +76,7 @@ pub enum Glyph {
     /// A character: a digit, a letter, punctuation, or a blank (`' '`).
     Char(char),
     /// A tile that is not a character (a piece of the frame graphics or the blocks), as the
-    /// counters show from hundreds byte `$2C` on.
+    /// counters show from hundreds byte `$30` on.
     Graphic(u8),
 }
 
