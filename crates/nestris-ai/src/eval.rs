@@ -141,7 +141,28 @@ pub enum WeightsError {
     /// An unknown preset.
     #[error("unknown AI preset {0:?} (valid: {presets})", presets = PRESETS.join(", "))]
     UnknownPreset(String),
+    /// A weight or parameter outside the range the evaluation can add up.
+    #[error("{name} = {value:e} is out of range ({range})")]
+    OutOfRange {
+        /// The key (with its table, e.g. `killscreen.holes`).
+        name: String,
+        /// The value.
+        value: f64,
+        /// The valid range.
+        range: String,
+    },
+    /// Weights the AI cannot play with: every weight of a table in use is zero, so every
+    /// placement is as good as any other.
+    #[error("cannot play: {0}")]
+    CannotPlay(String),
 }
+
+/// Largest magnitude of a weight: the evaluation adds weights times feature values (up to a
+/// few thousand) over dozens of features and must stay finite and ordered.
+pub const MAX_WEIGHT: f64 = 1e12;
+
+/// Weights of magnitude above this are accepted with a warning.
+pub const SUSPICIOUS_WEIGHT: f64 = 1e6;
 
 /// Built-in presets.
 pub const PRESETS: [&str; 2] = ["default", "meatfighter-2014"];
@@ -288,7 +309,96 @@ impl Weights {
             }
             w.b_type = Some(Box::new(b));
         }
+        w.check_playable(&value)?;
         Ok(w)
+    }
+
+    /// The tables of these weights in use, with the name a file gives each.
+    fn tables(&self) -> Vec<(&'static str, &Weights)> {
+        let mut t = vec![("[weights]", self)];
+        if let Some(k) = &self.killscreen {
+            t.push(("[killscreen]", k));
+        }
+        if let Some(b) = &self.b_type {
+            t.push(("[b_type]", b));
+        }
+        if let Some(d) = &self.double_killscreen {
+            t.push(("[double_killscreen]", d));
+        }
+        t
+    }
+
+    /// Refuses weights the AI cannot play with: a weight beyond [`MAX_WEIGHT`], or a table in
+    /// use whose weights are all zero (an empty file, a file with only a name, or only a
+    /// `[killscreen]` table leaves the weights used before level 29 all zero).
+    fn check_playable(&self, file: &toml::Table) -> Result<(), WeightsError> {
+        for (table, w) in self.tables() {
+            let prefix = match table {
+                "[weights]" => String::new(),
+                t => format!("{}.", t.trim_matches(['[', ']'])),
+            };
+            for (i, (name, _)) in FEATURES.iter().enumerate() {
+                if w.w[i].is_nan() || w.w[i].abs() > MAX_WEIGHT {
+                    return Err(WeightsError::OutOfRange {
+                        name: format!("{prefix}{name}"),
+                        value: w.w[i],
+                        range: format!("-{MAX_WEIGHT:e}..={MAX_WEIGHT:e}"),
+                    });
+                }
+            }
+            if w.w.iter().all(|&x| x == 0.0) {
+                let why = if file.is_empty() {
+                    "the file is empty: it gives no weights".to_string()
+                } else if file.keys().all(|k| k == "name" || k == "danger_height") {
+                    "the file gives no weights (only a name)".to_string()
+                } else if table == "[weights]" {
+                    format!(
+                        "every weight used before level 29 ({table}, or pairs at the top level) is zero{}",
+                        if self.killscreen.is_some() && !file.contains_key("weights") {
+                            " (the file has a [killscreen] table but no [weights] table)"
+                        } else {
+                            ""
+                        }
+                    )
+                } else {
+                    format!("every weight of the {table} table is zero")
+                };
+                return Err(WeightsError::CannotPlay(format!(
+                    "{why}; the AI needs at least one non-zero feature weight (see `nestris watch --help` and README, \"The AI\")"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Warnings about weights that can play but look wrong: a weight of magnitude above
+    /// [`SUSPICIOUS_WEIGHT`], a danger height outside 0..=20 rows, or a table with a single
+    /// non-zero weight.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (table, w) in self.tables() {
+            for (i, (name, _)) in FEATURES.iter().enumerate() {
+                if w.w[i].abs() > SUSPICIOUS_WEIGHT {
+                    out.push(format!(
+                        "{table} {name} = {:e} is very large (above {SUSPICIOUS_WEIGHT:e}): the other features hardly count",
+                        w.w[i]
+                    ));
+                }
+            }
+            if !(0.0..=20.0).contains(&w.danger_height) {
+                out.push(format!(
+                    "{table} danger_height = {} is outside the playfield's 0..=20 rows",
+                    w.danger_height
+                ));
+            }
+            let nonzero = w.w.iter().filter(|&&x| x != 0.0).count();
+            if nonzero == 1 {
+                out.push(format!(
+                    "{table} has a single non-zero weight: the AI will play poorly"
+                ));
+            }
+        }
+        out
     }
 
     fn set_pair(&mut self, k: &str, v: &toml::Value) -> Result<(), WeightsError> {
@@ -716,6 +826,38 @@ mod tests {
         assert_eq!(back.at(37, true).from_level, 37);
         assert_eq!(back.for_b_type().w, w.for_b_type().w);
         assert!(Weights::from_toml("[double_killscreen]\nfrom_level = 3").is_err());
+        // Files the AI cannot play with are refused, with the reason.
+        for (text, why) in [
+            ("", "empty"),
+            ("name = \"x\"", "only a name"),
+            ("[killscreen]\nholes = 1.0", "no [weights] table"),
+            ("[weights]\nholes = 1.0\n[b_type]\nholes = 0.0", "[b_type]"),
+        ] {
+            let e = Weights::from_toml(text).unwrap_err().to_string();
+            assert!(
+                e.contains("cannot play") && e.contains(why),
+                "{text:?}: {e}"
+            );
+        }
+        for text in ["[weights]\nholes = 1e308", "[weights]\nholes = -1e13"] {
+            let e = Weights::from_toml(text).unwrap_err().to_string();
+            assert!(
+                e.contains("holes") && e.contains("out of range"),
+                "{text:?}: {e}"
+            );
+        }
+        for text in ["[weights]\nholes = nan", "[weights]\nholes = inf"] {
+            let e = Weights::from_toml(text).unwrap_err().to_string();
+            assert!(e.contains("finite"), "{text:?}: {e}");
+        }
+        // Suspicious ones play, with warnings.
+        let w = Weights::from_toml("[weights]\nholes = 1e9").unwrap();
+        let warn = w.warnings().join("\n");
+        assert!(
+            warn.contains("very large") && warn.contains("single"),
+            "{warn}"
+        );
+        assert!(Weights::default().warnings().is_empty());
         assert!(Weights::from_toml("[double_killscreen]\nfrom_level = \"x\"").is_err());
     }
 

@@ -1,32 +1,44 @@
-//! The game's colours as data: the NES (2C02) palette as RGB and the block colours of every
-//! level, including the wrong colours the game shows from level 138 on.
+//! The game's colours as data: the NES (2C02) palette as RGB and the four palette bytes the
+//! game writes for the pieces at every level 0-255, the wrong ones from level 138 on included.
 //!
 //! # How the game picks a level's colours
 //!
-//! The playfield's block palette is two NES palette indices per level, taken from a ten-entry
-//! colour table (four bytes per entry) at `(level mod 10) * 4`. The game computes `level mod
-//! 10` by subtracting 10 while the result of `level - 10` is non-negative **as a signed byte**.
+//! On a level change the game writes four bytes to background palette 2 (`$3F08-$3F0B`) and
+//! the same four to sprite palette 2 (`$3F18-$3F1B`), so locked blocks (background tiles) and
+//! the falling piece and preview (sprites) have the same colours. The four bytes are read from
+//! a ten-entry colour table at `(level mod 10) * 4`, where `level mod 10` is computed by
+//! subtracting 10 while `level - 10` is non-negative **as a signed byte**.
 //!
 //! original game: from level 138 on, `level - 10` is already negative as a signed byte
-//! (138 - 10 = 128 = `$80`), so the loop exits at once with the level unchanged, and the index
-//! becomes `(level * 4) mod 256`. Where that index lands inside the table (levels 192..=201
-//! read entries 0..=9 again) the colours are ordinary level colours; everywhere else the game
-//! reads whatever bytes follow the table in the cartridge.
+//! (138 - 10 = 128 = `$80`), so the loop exits at once with the level unchanged and the index
+//! becomes `(level * 4) mod 256`: levels 138-191 read the bytes that follow the 40-byte table
+//! in the cartridge, 192-201 wrap back into the table (level 192 looks like level 0), and
+//! 202-255 repeat 138-191. 61 distinct palettes occur; some have a black piece colour (the same
+//! black as the backdrop, so those blocks are drawn black on black: colour 1 at 146, 162, 164,
+//! 166, 167, colour 2 at 178, 186, colour 3 at 148, 159, 170, and each of them + 64), and 191
+//! and 255 have all three colours `$05`, one flat colour.
+//!
+//! # How a tile uses the four bytes
+//!
+//! Byte 0 is never visible (a pixel of value 0 shows the backdrop `$3F00`, black `$0F`). Bytes
+//! 1-3 are the colours of pixel values 1-3, masked to six bits by the PPU (many bytes written
+//! from level 138 on have bit 6 or 7 set; [`level_colors`] gives the colours shown):
+//!
+//! - T, O, I (tile `$7B`, [`Tile::Hollow`]): a colour-1 centre inside a colour-3 frame;
+//! - Z, L (tile `$7C`, [`Tile::Solid2`]): filled with colour 2, a colour-1 shine in the top-left
+//!   corner;
+//! - J, S (tile `$7D`, [`Tile::Solid1`]): filled with colour 3, a colour-1 shine.
 //!
 //! # Sources
 //!
-//! - [`LEVEL_COLORS`] (levels 0..=9): the per-level palette pairs as community documentation
-//!   of NES Tetris lists them (e.g. level 0 is palette `$21` light blue and `$12` blue, as
-//!   public reimplementations of the game also show).
+//! - [`LEVEL_PALETTE_BYTES`]: the table of `shared/research/level-display.md`, read back from
+//!   the original game running in an emulator (palette RAM after the game's level render, for
+//!   every level 0-255) and checked against the game's logic applied to its own bytes; the
+//!   tests below check it against the mechanism above.
 //! - [`NES_PALETTE`]: a common RGB rendering of the NTSC 2C02 palette (the one most NES
 //!   emulators of the 2000s shipped with and the NES community's palette tables list).
-//! - [`BEYOND_TABLE`]: the colours of the 54 entries read past the table. Public sources
-//!   describe what those levels look like (colours change unpredictably from level 138 on,
-//!   level 146 is almost invisible, level 255 is red) but no documented per-level list of the
-//!   palette indices was available when this table was written, so it holds a **documented
-//!   fallback** (see [`BEYOND_TABLE_DOCUMENTED`]): the mechanism (which level reads which
-//!   entry) is exact; only the colour values of the entries past the table are stand-ins.
-//!   No cartridge bytes are reproduced here.
+
+use crate::piece::Tile;
 
 /// The NES palette: 64 RGB triples, indexed by the 6-bit palette index.
 pub const NES_PALETTE: [[u8; 3]; 64] = [
@@ -100,43 +112,276 @@ pub const NES_PALETTE: [[u8; 3]; 64] = [
     [0x00, 0x00, 0x00],
 ];
 
-/// Palette index of the white the game uses for the centre of the hollow tile and for text.
+/// Palette index of the white the game uses for text (and colour 1 of levels 0-137).
 pub const WHITE: u8 = 0x30;
-/// Palette index of the background black.
+/// Palette index of the backdrop black (`$3F00`), behind every pixel of value 0.
 pub const BLACK: u8 = 0x0F;
-
-/// The block colours of levels 0..=9 (the colour table's entries), as NES palette indices
-/// `[colour 1, colour 2]`. Colour 1 is the hollow tile's border and the `Solid1` tile (J, S);
-/// colour 2 is the `Solid2` tile (Z, L).
-pub const LEVEL_COLORS: [[u8; 2]; 10] = [
-    [0x21, 0x12], // 0
-    [0x29, 0x1A], // 1
-    [0x24, 0x14], // 2
-    [0x2A, 0x12], // 3
-    [0x2B, 0x15], // 4
-    [0x22, 0x2B], // 5
-    [0x00, 0x16], // 6
-    [0x05, 0x13], // 7
-    [0x16, 0x12], // 8
-    [0x27, 0x16], // 9
-];
 
 /// Bytes per colour-table entry.
 pub const ENTRY_SIZE: u8 = 4;
 /// Size of the colour table in bytes (ten entries).
 pub const TABLE_SIZE: u8 = 10 * ENTRY_SIZE;
 
-/// Whether [`BEYOND_TABLE`] holds documented colours (`true`) or the fallback (`false`).
-pub const BEYOND_TABLE_DOCUMENTED: bool = false;
-
-/// The colours the game reads past the end of the colour table, for table offsets
-/// `40, 44, ..., 252` (entry `i` is offset `40 + 4 i`), as `[colour 1, colour 2]`.
-///
-/// Fallback (see the module documentation): no documented values were available, so every
-/// entry holds the same stand-in, dark grey and light grey (`$00`, `$10`), chosen to be
-/// visibly "not a normal level" while keeping the blocks legible. Replace the entries with
-/// documented values when they are available and set [`BEYOND_TABLE_DOCUMENTED`].
-pub const BEYOND_TABLE: [[u8; 2]; 54] = [[0x00, 0x10]; 54];
+/// The four palette bytes the game writes at each level (to `$3F08-$3F0B` and
+/// `$3F18-$3F1B`), indexed by level, as written (before the PPU's 6-bit mask).
+pub const LEVEL_PALETTE_BYTES: [[u8; 4]; 256] = [
+    [0x0F, 0x30, 0x21, 0x12], // 0
+    [0x0F, 0x30, 0x29, 0x1A], // 1
+    [0x0F, 0x30, 0x24, 0x14], // 2
+    [0x0F, 0x30, 0x2A, 0x12], // 3
+    [0x0F, 0x30, 0x2B, 0x15], // 4
+    [0x0F, 0x30, 0x22, 0x2B], // 5
+    [0x0F, 0x30, 0x00, 0x16], // 6
+    [0x0F, 0x30, 0x05, 0x13], // 7
+    [0x0F, 0x30, 0x16, 0x12], // 8
+    [0x0F, 0x30, 0x27, 0x16], // 9
+    [0x0F, 0x30, 0x21, 0x12], // 10
+    [0x0F, 0x30, 0x29, 0x1A], // 11
+    [0x0F, 0x30, 0x24, 0x14], // 12
+    [0x0F, 0x30, 0x2A, 0x12], // 13
+    [0x0F, 0x30, 0x2B, 0x15], // 14
+    [0x0F, 0x30, 0x22, 0x2B], // 15
+    [0x0F, 0x30, 0x00, 0x16], // 16
+    [0x0F, 0x30, 0x05, 0x13], // 17
+    [0x0F, 0x30, 0x16, 0x12], // 18
+    [0x0F, 0x30, 0x27, 0x16], // 19
+    [0x0F, 0x30, 0x21, 0x12], // 20
+    [0x0F, 0x30, 0x29, 0x1A], // 21
+    [0x0F, 0x30, 0x24, 0x14], // 22
+    [0x0F, 0x30, 0x2A, 0x12], // 23
+    [0x0F, 0x30, 0x2B, 0x15], // 24
+    [0x0F, 0x30, 0x22, 0x2B], // 25
+    [0x0F, 0x30, 0x00, 0x16], // 26
+    [0x0F, 0x30, 0x05, 0x13], // 27
+    [0x0F, 0x30, 0x16, 0x12], // 28
+    [0x0F, 0x30, 0x27, 0x16], // 29
+    [0x0F, 0x30, 0x21, 0x12], // 30
+    [0x0F, 0x30, 0x29, 0x1A], // 31
+    [0x0F, 0x30, 0x24, 0x14], // 32
+    [0x0F, 0x30, 0x2A, 0x12], // 33
+    [0x0F, 0x30, 0x2B, 0x15], // 34
+    [0x0F, 0x30, 0x22, 0x2B], // 35
+    [0x0F, 0x30, 0x00, 0x16], // 36
+    [0x0F, 0x30, 0x05, 0x13], // 37
+    [0x0F, 0x30, 0x16, 0x12], // 38
+    [0x0F, 0x30, 0x27, 0x16], // 39
+    [0x0F, 0x30, 0x21, 0x12], // 40
+    [0x0F, 0x30, 0x29, 0x1A], // 41
+    [0x0F, 0x30, 0x24, 0x14], // 42
+    [0x0F, 0x30, 0x2A, 0x12], // 43
+    [0x0F, 0x30, 0x2B, 0x15], // 44
+    [0x0F, 0x30, 0x22, 0x2B], // 45
+    [0x0F, 0x30, 0x00, 0x16], // 46
+    [0x0F, 0x30, 0x05, 0x13], // 47
+    [0x0F, 0x30, 0x16, 0x12], // 48
+    [0x0F, 0x30, 0x27, 0x16], // 49
+    [0x0F, 0x30, 0x21, 0x12], // 50
+    [0x0F, 0x30, 0x29, 0x1A], // 51
+    [0x0F, 0x30, 0x24, 0x14], // 52
+    [0x0F, 0x30, 0x2A, 0x12], // 53
+    [0x0F, 0x30, 0x2B, 0x15], // 54
+    [0x0F, 0x30, 0x22, 0x2B], // 55
+    [0x0F, 0x30, 0x00, 0x16], // 56
+    [0x0F, 0x30, 0x05, 0x13], // 57
+    [0x0F, 0x30, 0x16, 0x12], // 58
+    [0x0F, 0x30, 0x27, 0x16], // 59
+    [0x0F, 0x30, 0x21, 0x12], // 60
+    [0x0F, 0x30, 0x29, 0x1A], // 61
+    [0x0F, 0x30, 0x24, 0x14], // 62
+    [0x0F, 0x30, 0x2A, 0x12], // 63
+    [0x0F, 0x30, 0x2B, 0x15], // 64
+    [0x0F, 0x30, 0x22, 0x2B], // 65
+    [0x0F, 0x30, 0x00, 0x16], // 66
+    [0x0F, 0x30, 0x05, 0x13], // 67
+    [0x0F, 0x30, 0x16, 0x12], // 68
+    [0x0F, 0x30, 0x27, 0x16], // 69
+    [0x0F, 0x30, 0x21, 0x12], // 70
+    [0x0F, 0x30, 0x29, 0x1A], // 71
+    [0x0F, 0x30, 0x24, 0x14], // 72
+    [0x0F, 0x30, 0x2A, 0x12], // 73
+    [0x0F, 0x30, 0x2B, 0x15], // 74
+    [0x0F, 0x30, 0x22, 0x2B], // 75
+    [0x0F, 0x30, 0x00, 0x16], // 76
+    [0x0F, 0x30, 0x05, 0x13], // 77
+    [0x0F, 0x30, 0x16, 0x12], // 78
+    [0x0F, 0x30, 0x27, 0x16], // 79
+    [0x0F, 0x30, 0x21, 0x12], // 80
+    [0x0F, 0x30, 0x29, 0x1A], // 81
+    [0x0F, 0x30, 0x24, 0x14], // 82
+    [0x0F, 0x30, 0x2A, 0x12], // 83
+    [0x0F, 0x30, 0x2B, 0x15], // 84
+    [0x0F, 0x30, 0x22, 0x2B], // 85
+    [0x0F, 0x30, 0x00, 0x16], // 86
+    [0x0F, 0x30, 0x05, 0x13], // 87
+    [0x0F, 0x30, 0x16, 0x12], // 88
+    [0x0F, 0x30, 0x27, 0x16], // 89
+    [0x0F, 0x30, 0x21, 0x12], // 90
+    [0x0F, 0x30, 0x29, 0x1A], // 91
+    [0x0F, 0x30, 0x24, 0x14], // 92
+    [0x0F, 0x30, 0x2A, 0x12], // 93
+    [0x0F, 0x30, 0x2B, 0x15], // 94
+    [0x0F, 0x30, 0x22, 0x2B], // 95
+    [0x0F, 0x30, 0x00, 0x16], // 96
+    [0x0F, 0x30, 0x05, 0x13], // 97
+    [0x0F, 0x30, 0x16, 0x12], // 98
+    [0x0F, 0x30, 0x27, 0x16], // 99
+    [0x0F, 0x30, 0x21, 0x12], // 100
+    [0x0F, 0x30, 0x29, 0x1A], // 101
+    [0x0F, 0x30, 0x24, 0x14], // 102
+    [0x0F, 0x30, 0x2A, 0x12], // 103
+    [0x0F, 0x30, 0x2B, 0x15], // 104
+    [0x0F, 0x30, 0x22, 0x2B], // 105
+    [0x0F, 0x30, 0x00, 0x16], // 106
+    [0x0F, 0x30, 0x05, 0x13], // 107
+    [0x0F, 0x30, 0x16, 0x12], // 108
+    [0x0F, 0x30, 0x27, 0x16], // 109
+    [0x0F, 0x30, 0x21, 0x12], // 110
+    [0x0F, 0x30, 0x29, 0x1A], // 111
+    [0x0F, 0x30, 0x24, 0x14], // 112
+    [0x0F, 0x30, 0x2A, 0x12], // 113
+    [0x0F, 0x30, 0x2B, 0x15], // 114
+    [0x0F, 0x30, 0x22, 0x2B], // 115
+    [0x0F, 0x30, 0x00, 0x16], // 116
+    [0x0F, 0x30, 0x05, 0x13], // 117
+    [0x0F, 0x30, 0x16, 0x12], // 118
+    [0x0F, 0x30, 0x27, 0x16], // 119
+    [0x0F, 0x30, 0x21, 0x12], // 120
+    [0x0F, 0x30, 0x29, 0x1A], // 121
+    [0x0F, 0x30, 0x24, 0x14], // 122
+    [0x0F, 0x30, 0x2A, 0x12], // 123
+    [0x0F, 0x30, 0x2B, 0x15], // 124
+    [0x0F, 0x30, 0x22, 0x2B], // 125
+    [0x0F, 0x30, 0x00, 0x16], // 126
+    [0x0F, 0x30, 0x05, 0x13], // 127
+    [0x0F, 0x30, 0x16, 0x12], // 128
+    [0x0F, 0x30, 0x27, 0x16], // 129
+    [0x0F, 0x30, 0x21, 0x12], // 130
+    [0x0F, 0x30, 0x29, 0x1A], // 131
+    [0x0F, 0x30, 0x24, 0x14], // 132
+    [0x0F, 0x30, 0x2A, 0x12], // 133
+    [0x0F, 0x30, 0x2B, 0x15], // 134
+    [0x0F, 0x30, 0x22, 0x2B], // 135
+    [0x0F, 0x30, 0x00, 0x16], // 136
+    [0x0F, 0x30, 0x05, 0x13], // 137
+    [0x60, 0xE6, 0x69, 0xA5], // 138
+    [0x69, 0xC9, 0x14, 0x30], // 139
+    [0x04, 0xA9, 0x20, 0x85], // 140
+    [0x69, 0xE6, 0x89, 0xA5], // 141
+    [0x89, 0xC9, 0x14, 0x30], // 142
+    [0x04, 0xA9, 0x20, 0x85], // 143
+    [0x89, 0x60, 0xA5, 0x49], // 144
+    [0xC9, 0x20, 0x30, 0x56], // 145
+    [0xA5, 0xBE, 0xC9, 0x01], // 146
+    [0xF0, 0x20, 0xA5, 0xA4], // 147
+    [0xC9, 0x00, 0xD0, 0x0E], // 148
+    [0xE6, 0xA4, 0xA5, 0xB7], // 149
+    [0x85, 0xA5, 0x20, 0xEB], // 150
+    [0x98, 0x85, 0xA6, 0x4C], // 151
+    [0xEA, 0x98, 0xA5, 0xA5], // 152
+    [0xC5, 0xB7, 0xD0, 0x36], // 153
+    [0xA5, 0xA4, 0xC9, 0x1C], // 154
+    [0xD0, 0x30, 0xA9, 0x00], // 155
+    [0x85, 0xA4, 0x85, 0x45], // 156
+    [0x85, 0x41, 0xA9, 0x01], // 157
+    [0x85, 0x48, 0xA9, 0x05], // 158
+    [0x85, 0x40, 0xA6, 0xBF], // 159
+    [0xBD, 0x56, 0x99, 0x85], // 160
+    [0x42, 0x20, 0x69, 0x99], // 161
+    [0xA5, 0xBE, 0xC9, 0x01], // 162
+    [0xF0, 0x07, 0xA5, 0xA6], // 163
+    [0x85, 0xBF, 0x4C, 0xE6], // 164
+    [0x98, 0x20, 0xEB, 0x98], // 165
+    [0x85, 0xBF, 0xA9, 0x00], // 166
+    [0x85, 0x4E, 0x60, 0xA5], // 167
+    [0xC0, 0xC9, 0x05, 0xD0], // 168
+    [0x12, 0xA6, 0xD3, 0xE6], // 169
+    [0xD3, 0xBD, 0x00, 0xDF], // 170
+    [0x4A, 0x4A, 0x4A, 0x4A], // 171
+    [0x29, 0x07, 0xAA, 0xBD], // 172
+    [0x4E, 0x99, 0x60, 0x20], // 173
+    [0x07, 0x99, 0x60, 0xE6], // 174
+    [0x1A, 0xA5, 0x17, 0x18], // 175
+    [0x65, 0x1A, 0x29, 0x07], // 176
+    [0xC9, 0x07, 0xF0, 0x08], // 177
+    [0xAA, 0xBD, 0x4E, 0x99], // 178
+    [0xC5, 0x19, 0xD0, 0x1C], // 179
+    [0xA2, 0x17, 0xA0, 0x02], // 180
+    [0x20, 0x47, 0xAB, 0xA5], // 181
+    [0x17, 0x29, 0x07, 0x18], // 182
+    [0x65, 0x19, 0xC9, 0x07], // 183
+    [0x90, 0x06, 0x38, 0xE9], // 184
+    [0x07, 0x4C, 0x2A, 0x99], // 185
+    [0xAA, 0xBD, 0x4E, 0x99], // 186
+    [0x85, 0x19, 0x60, 0x00], // 187
+    [0x00, 0x00, 0x00, 0x01], // 188
+    [0x01, 0x01, 0x01, 0x02], // 189
+    [0x02, 0x03, 0x04, 0x04], // 190
+    [0x05, 0x05, 0x05, 0x05], // 191
+    [0x0F, 0x30, 0x21, 0x12], // 192
+    [0x0F, 0x30, 0x29, 0x1A], // 193
+    [0x0F, 0x30, 0x24, 0x14], // 194
+    [0x0F, 0x30, 0x2A, 0x12], // 195
+    [0x0F, 0x30, 0x2B, 0x15], // 196
+    [0x0F, 0x30, 0x22, 0x2B], // 197
+    [0x0F, 0x30, 0x00, 0x16], // 198
+    [0x0F, 0x30, 0x05, 0x13], // 199
+    [0x0F, 0x30, 0x16, 0x12], // 200
+    [0x0F, 0x30, 0x27, 0x16], // 201
+    [0x60, 0xE6, 0x69, 0xA5], // 202
+    [0x69, 0xC9, 0x14, 0x30], // 203
+    [0x04, 0xA9, 0x20, 0x85], // 204
+    [0x69, 0xE6, 0x89, 0xA5], // 205
+    [0x89, 0xC9, 0x14, 0x30], // 206
+    [0x04, 0xA9, 0x20, 0x85], // 207
+    [0x89, 0x60, 0xA5, 0x49], // 208
+    [0xC9, 0x20, 0x30, 0x56], // 209
+    [0xA5, 0xBE, 0xC9, 0x01], // 210
+    [0xF0, 0x20, 0xA5, 0xA4], // 211
+    [0xC9, 0x00, 0xD0, 0x0E], // 212
+    [0xE6, 0xA4, 0xA5, 0xB7], // 213
+    [0x85, 0xA5, 0x20, 0xEB], // 214
+    [0x98, 0x85, 0xA6, 0x4C], // 215
+    [0xEA, 0x98, 0xA5, 0xA5], // 216
+    [0xC5, 0xB7, 0xD0, 0x36], // 217
+    [0xA5, 0xA4, 0xC9, 0x1C], // 218
+    [0xD0, 0x30, 0xA9, 0x00], // 219
+    [0x85, 0xA4, 0x85, 0x45], // 220
+    [0x85, 0x41, 0xA9, 0x01], // 221
+    [0x85, 0x48, 0xA9, 0x05], // 222
+    [0x85, 0x40, 0xA6, 0xBF], // 223
+    [0xBD, 0x56, 0x99, 0x85], // 224
+    [0x42, 0x20, 0x69, 0x99], // 225
+    [0xA5, 0xBE, 0xC9, 0x01], // 226
+    [0xF0, 0x07, 0xA5, 0xA6], // 227
+    [0x85, 0xBF, 0x4C, 0xE6], // 228
+    [0x98, 0x20, 0xEB, 0x98], // 229
+    [0x85, 0xBF, 0xA9, 0x00], // 230
+    [0x85, 0x4E, 0x60, 0xA5], // 231
+    [0xC0, 0xC9, 0x05, 0xD0], // 232
+    [0x12, 0xA6, 0xD3, 0xE6], // 233
+    [0xD3, 0xBD, 0x00, 0xDF], // 234
+    [0x4A, 0x4A, 0x4A, 0x4A], // 235
+    [0x29, 0x07, 0xAA, 0xBD], // 236
+    [0x4E, 0x99, 0x60, 0x20], // 237
+    [0x07, 0x99, 0x60, 0xE6], // 238
+    [0x1A, 0xA5, 0x17, 0x18], // 239
+    [0x65, 0x1A, 0x29, 0x07], // 240
+    [0xC9, 0x07, 0xF0, 0x08], // 241
+    [0xAA, 0xBD, 0x4E, 0x99], // 242
+    [0xC5, 0x19, 0xD0, 0x1C], // 243
+    [0xA2, 0x17, 0xA0, 0x02], // 244
+    [0x20, 0x47, 0xAB, 0xA5], // 245
+    [0x17, 0x29, 0x07, 0x18], // 246
+    [0x65, 0x19, 0xC9, 0x07], // 247
+    [0x90, 0x06, 0x38, 0xE9], // 248
+    [0x07, 0x4C, 0x2A, 0x99], // 249
+    [0xAA, 0xBD, 0x4E, 0x99], // 250
+    [0x85, 0x19, 0x60, 0x00], // 251
+    [0x00, 0x00, 0x00, 0x01], // 252
+    [0x01, 0x01, 0x01, 0x02], // 253
+    [0x02, 0x03, 0x04, 0x04], // 254
+    [0x05, 0x05, 0x05, 0x05], // 255
+];
 
 /// The byte offset into the colour table the game uses at `level`: `(level mod 10) * 4` up to
 /// level 137, `(level * 4) mod 256` from 138 on (see the module documentation).
@@ -150,19 +395,59 @@ pub fn table_offset(level: u8) -> u8 {
     a.wrapping_mul(ENTRY_SIZE)
 }
 
-/// Whether `level` shows colours read past the end of the colour table.
-pub fn is_glitched(level: u8) -> bool {
+/// Whether the game reads `level`'s colours from past the end of its colour table (levels
+/// 138-191 and 202-255).
+pub fn reads_past_table(level: u8) -> bool {
     table_offset(level) >= TABLE_SIZE
 }
 
-/// The two palette indices `[colour 1, colour 2]` the game shows at `level`.
-pub fn level_palette(level: u8) -> [u8; 2] {
-    let off = table_offset(level);
-    if off < TABLE_SIZE {
-        LEVEL_COLORS[(off / ENTRY_SIZE) as usize]
-    } else {
-        BEYOND_TABLE[((off - TABLE_SIZE) / ENTRY_SIZE) as usize]
+/// The four palette bytes the game writes at `level`, as written.
+pub fn palette_bytes(level: u8) -> [u8; 4] {
+    LEVEL_PALETTE_BYTES[level as usize]
+}
+
+/// The palette indices shown for pixel values 1, 2 and 3 at `level` (the written bytes masked
+/// to six bits, as the PPU keeps them).
+pub fn level_colors(level: u8) -> [u8; 3] {
+    let [_, c1, c2, c3] = palette_bytes(level);
+    [c1 & 0x3F, c2 & 0x3F, c3 & 0x3F]
+}
+
+/// The two colours of one block tile, as NES palette indices (six bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileColors {
+    /// The colour covering most of the tile: the frame of [`Tile::Hollow`] (colour 3), the
+    /// fill of [`Tile::Solid2`] (colour 2) and of [`Tile::Solid1`] (colour 3).
+    pub body: u8,
+    /// The other colour (colour 1): the centre of [`Tile::Hollow`], the top-left shine of the
+    /// solid tiles.
+    pub accent: u8,
+}
+
+/// The colours of `tile` at `level`; `None` for [`Tile::Empty`] (the backdrop).
+pub fn tile_colors(tile: Tile, level: u8) -> Option<TileColors> {
+    let [c1, c2, c3] = level_colors(level);
+    match tile {
+        Tile::Empty => None,
+        Tile::Hollow => Some(TileColors {
+            body: c3,
+            accent: c1,
+        }),
+        Tile::Solid2 => Some(TileColors {
+            body: c2,
+            accent: c1,
+        }),
+        Tile::Solid1 => Some(TileColors {
+            body: c3,
+            accent: c1,
+        }),
     }
+}
+
+/// Whether a palette index shows black (the same as the backdrop): `$0D`-`$0F`, `$1D`-`$1F`,
+/// `$2E`, `$2F`, `$3E`, `$3F` in this palette.
+pub fn is_black(index: u8) -> bool {
+    rgb(index) == [0, 0, 0]
 }
 
 /// The RGB colour of a palette index (the upper two bits are ignored, as the PPU does).
@@ -170,36 +455,103 @@ pub fn rgb(index: u8) -> [u8; 3] {
     NES_PALETTE[(index & 0x3F) as usize]
 }
 
-/// The two block colours of `level` as RGB.
-pub fn level_rgb(level: u8) -> [[u8; 3]; 2] {
-    let [a, b] = level_palette(level);
-    [rgb(a), rgb(b)]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn mod_ten_loop() {
+    fn table_follows_the_games_logic() {
         for level in 0..=137u8 {
             assert_eq!(table_offset(level), (level % 10) * 4, "level {level}");
-            assert_eq!(level_palette(level), LEVEL_COLORS[(level % 10) as usize]);
+            assert_eq!(
+                palette_bytes(level),
+                palette_bytes(level % 10),
+                "level {level}"
+            );
+            assert!(!reads_past_table(level));
         }
-        // From 138 on: (level * 4) mod 256.
+        for level in 0..10u8 {
+            let [b0, b1, _, _] = palette_bytes(level);
+            assert_eq!((b0, b1), (BLACK, WHITE), "level {level}");
+        }
+        // From 138 on: (level * 4) mod 256, past the table up to 191.
         assert_eq!(table_offset(138), 40);
-        assert!(is_glitched(138));
         assert_eq!(table_offset(146), 72);
         assert_eq!(table_offset(255), 252);
+        for level in 138..=191u8 {
+            assert!(reads_past_table(level), "level {level}");
+        }
         // 192..=201 land inside the table again.
         for level in 192..=201u8 {
-            assert!(!is_glitched(level), "level {level}");
-            assert_eq!(level_palette(level), LEVEL_COLORS[(level - 192) as usize]);
+            assert!(!reads_past_table(level), "level {level}");
+            assert_eq!(palette_bytes(level), palette_bytes(level - 192));
         }
-        assert!(is_glitched(202));
+        // 202..=255 repeat 138..=191.
+        for level in 202..=255u8 {
+            assert!(reads_past_table(level), "level {level}");
+            assert_eq!(
+                palette_bytes(level),
+                palette_bytes(level - 64),
+                "level {level}"
+            );
+        }
+        let mut distinct: Vec<[u8; 4]> = LEVEL_PALETTE_BYTES.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 61);
+    }
+
+    #[test]
+    fn black_on_black_and_flat_levels() {
+        let black_at = |c: usize| -> Vec<u8> {
+            (0..=191u8)
+                .filter(|&l| is_black(level_colors(l)[c]))
+                .collect()
+        };
+        assert_eq!(black_at(0), [146, 162, 164, 166, 167]);
+        assert_eq!(black_at(1), [178, 186]);
+        assert_eq!(black_at(2), [148, 159, 170]);
         for level in 0..=255u8 {
-            let _ = level_rgb(level);
+            assert!(
+                level_colors(level).iter().all(|&c| c != 0x0D),
+                "level {level}"
+            );
         }
+        assert_eq!(level_colors(191), [0x05; 3]);
+        assert_eq!(level_colors(255), [0x05; 3]);
+        // Level 146: written A5 BE C9 01, shown black, dark lime, dark azure.
+        assert_eq!(palette_bytes(146), [0xA5, 0xBE, 0xC9, 0x01]);
+        assert_eq!(level_colors(146), [0x3E, 0x09, 0x01]);
+        assert_eq!(
+            tile_colors(Tile::Hollow, 146),
+            Some(TileColors {
+                body: 0x01,
+                accent: 0x3E
+            })
+        );
+        // Level 0: T/O/I white in a blue frame, Z/L light azure, J/S blue.
+        assert_eq!(
+            tile_colors(Tile::Hollow, 0),
+            Some(TileColors {
+                body: 0x12,
+                accent: 0x30
+            })
+        );
+        assert_eq!(
+            tile_colors(Tile::Solid2, 0),
+            Some(TileColors {
+                body: 0x21,
+                accent: 0x30
+            })
+        );
+        assert_eq!(
+            tile_colors(Tile::Solid1, 0),
+            Some(TileColors {
+                body: 0x12,
+                accent: 0x30
+            })
+        );
+        assert_eq!(tile_colors(Tile::Empty, 0), None);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 pub mod bcd;
 pub mod colors;
+pub mod display;
 pub mod game;
 pub mod piece;
 pub mod playfield;

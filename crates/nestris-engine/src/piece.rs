@@ -59,11 +59,11 @@ pub enum PieceKind {
 pub enum Tile {
     /// No block (`$EF`).
     Empty = 0,
-    /// Tile `$7B`: white centre with a border in the level's first colour (T, O, I).
+    /// Tile `$7B`: a colour-1 centre (white up to level 137) in a colour-3 frame (T, O, I).
     Hollow = 1,
-    /// Tile `$7C`: solid, the level's second colour (Z, L).
+    /// Tile `$7C`: filled with colour 2, a colour-1 shine (Z, L).
     Solid2 = 2,
-    /// Tile `$7D`: solid, the level's first colour (J, S).
+    /// Tile `$7D`: filled with colour 3, a colour-1 shine (J, S).
     Solid1 = 3,
 }
 

@@ -16,9 +16,18 @@ pub const fn step(v: u16) -> u16 {
     (((v >> 9) ^ (v >> 1)) & 1) << 15 | (v >> 1)
 }
 
-/// The generator value `n` steps after `v`.
+/// The generator value `n` steps after `v`, in at most [`PERIOD`] steps of work.
+///
+/// A step drops bit 0, so two values that differ only there have the same successor; after
+/// one step the value is in the set of 32,768 values the step maps one-to-one onto itself: 0
+/// (which stays 0) and one cycle of [`PERIOD`] values. So after the first step only `(n - 1)
+/// mod PERIOD` more steps matter.
 pub fn advance(mut v: u16, n: u32) -> u16 {
-    for _ in 0..n {
+    if n == 0 {
+        return v;
+    }
+    v = step(v);
+    for _ in 0..(n - 1) % PERIOD {
         v = step(v);
     }
     v
@@ -68,6 +77,25 @@ pub fn pick(rng: u16, spawn_id: u8, spawn_count: u8) -> Pick {
 mod tests {
     use super::*;
     use crate::piece::Orientation;
+
+    #[test]
+    fn advance_uses_the_period() {
+        // Every value: one step onto the cycle, then the period.
+        for v in (0..=u16::MAX).step_by(97) {
+            let mut slow = v;
+            for _ in 0..(PERIOD + 5) {
+                slow = step(slow);
+            }
+            assert_eq!(advance(v, PERIOD + 5), slow, "value {v:#06x}");
+            assert_eq!(advance(v, 1), step(v));
+            assert_eq!(advance(v, 0), v);
+        }
+        // A huge gap costs no more than a period.
+        assert_eq!(
+            advance(POWER_ON_SEED, u32::MAX),
+            advance(POWER_ON_SEED, u32::MAX % PERIOD)
+        );
+    }
 
     #[test]
     fn period_from_power_on_is_32767() {

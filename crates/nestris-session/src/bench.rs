@@ -482,6 +482,8 @@ pub fn run_games<T: CsvRow + Send>(
     play: impl Fn(u64, &AtomicBool) -> Option<T> + Sync,
     events: impl Fn(Event) + Sync,
 ) -> Result<GamesRun<T>, BenchError> {
+    // The wall time counts from here: starting many worker threads takes time too.
+    let start = Instant::now();
     if spec.games == 0 {
         return Err(BenchError::NoGames);
     }
@@ -527,7 +529,6 @@ pub fn run_games<T: CsvRow + Send>(
         resumed.len() as u64,
         resumed.iter().map(CsvRow::score).sum::<f64>(),
     ));
-    let start = Instant::now();
     let mut results: Vec<T> = pool.install(|| {
         todo.par_iter()
             .filter_map(|&i| {

@@ -280,7 +280,7 @@ impl GamesCsv {
         options: &serde_json::Value,
     ) -> Result<Resumed<T>, CsvError> {
         let name = path.display();
-        let bytes = match std::fs::read(path) {
+        let bytes = match crate::readlimit::read(path, crate::readlimit::max::LARGE) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(Resumed {

@@ -23,6 +23,7 @@ pub mod inputs;
 pub mod nes;
 pub mod player;
 pub mod position;
+pub mod readlimit;
 pub mod replayfile;
 pub mod rules;
 pub mod run;

@@ -329,6 +329,10 @@ impl Replay {
 
     /// Parses a file's bytes; every failure says which check failed and at which offset.
     pub fn decode(bytes: &[u8]) -> Result<Replay, ReplayError> {
+        /// The most frames a replay may hold: 2^25, about 155 hours at 60.1 frames/s. A run
+        /// length is a varint, so a few bytes could otherwise claim billions of frames (gigabytes
+        /// of inputs and minutes of replaying).
+        const MAX_FRAMES: u32 = 1 << 25;
         let mut r = Reader { bytes, pos: 0 };
         let magic = r.take(8, "magic")?;
         if magic != MAGIC {
@@ -486,6 +490,15 @@ impl Replay {
         };
         let frames_at = r.pos;
         let frames = r.u32("frame count")?;
+        if frames > MAX_FRAMES {
+            return Err(err(
+                frames_at,
+                "frame count",
+                format!(
+                    "{frames} frames is more than a replay may hold ({MAX_FRAMES}, about 155 hours of play)"
+                ),
+            ));
+        }
         let count_at = r.pos;
         let count = r.u32("run count")?;
         if count as usize > r.remaining() / 2 {
@@ -569,7 +582,24 @@ impl Replay {
 
     /// Reads a replay file.
     pub fn read(path: &Path) -> Result<Replay, ReadError> {
-        let bytes = std::fs::read(path).map_err(|e| ReadError::Io(path.to_path_buf(), e))?;
+        // At most 256 MiB: the frame cap (2^25 frames) in runs of one frame each is under
+        // 200 MiB; a larger file (or `/dev/zero`) is refused before it fills memory.
+        const MAX_BYTES: u64 = 256 << 20;
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| {
+                std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_BYTES + 1), &mut bytes)
+            })
+            .map_err(|e| ReadError::Io(path.to_path_buf(), e))?;
+        if bytes.len() as u64 > MAX_BYTES {
+            return Err(ReadError::Io(
+                path.to_path_buf(),
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("the file is larger than a replay may be ({MAX_BYTES} bytes)"),
+                ),
+            ));
+        }
         Replay::decode(&bytes).map_err(|e| ReadError::Format(path.to_path_buf(), e))
     }
 }

@@ -214,14 +214,36 @@ fn apply(
     Ok(())
 }
 
+/// Largest trace file read (compressed): the reference traces are well under 1 MiB.
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+/// Longest line of a trace (decompressed): a frame line is well under 1 KiB.
+pub const MAX_LINE_BYTES: u64 = 1 << 20;
+/// Most lines in a trace (about 9 hours of play; the longest reference trace has 20,000
+/// frames).
+pub const MAX_LINES: usize = 2_000_000;
+/// Most bytes of a trace once decompressed (the reference traces take 1 to 3 MB).
+pub const MAX_TEXT_BYTES: u64 = 1 << 30;
+
 impl Trace {
-    /// Reads and parses a `.jsonl.gz` trace file.
+    /// Reads and parses a `.jsonl.gz` trace file (at most [`MAX_FILE_BYTES`]).
     pub fn read(path: &Path) -> Result<Trace, TraceError> {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| TraceError::Io {
+        let io = |source| TraceError::Io {
             path: name.clone(),
             source,
-        })?;
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let mut bytes = Vec::new();
+        file.take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(TraceError::Malformed {
+                path: name,
+                line: 1,
+                msg: format!("the file is larger than a trace may be ({MAX_FILE_BYTES} bytes)"),
+            });
+        }
         Trace::parse(&name, &bytes[..])
     }
 
@@ -259,12 +281,37 @@ impl Trace {
         let mut lines = BufReader::new(gz);
         let mut buf = String::new();
         let mut line_no = 0usize;
+        let mut text_bytes = 0u64;
         let mut next_line = |buf: &mut String| -> Result<Option<usize>, TraceError> {
             buf.clear();
             line_no += 1;
-            match lines.read_line(buf) {
+            if line_no > MAX_LINES {
+                return Err(TraceError::Malformed {
+                    path: name.to_string(),
+                    line: line_no,
+                    msg: format!("more than {MAX_LINES} lines: longer than a trace may be"),
+                });
+            }
+            if text_bytes > MAX_TEXT_BYTES {
+                return Err(TraceError::Malformed {
+                    path: name.to_string(),
+                    line: line_no,
+                    msg: format!(
+                        "more than {MAX_TEXT_BYTES} bytes once decompressed: larger than a trace may be"
+                    ),
+                });
+            }
+            match (&mut lines).take(MAX_LINE_BYTES + 1).read_line(buf) {
                 Ok(0) => Ok(None),
-                Ok(_) => Ok(Some(line_no)),
+                Ok(n) if n as u64 > MAX_LINE_BYTES => Err(TraceError::Malformed {
+                    path: name.to_string(),
+                    line: line_no,
+                    msg: format!("line longer than {MAX_LINE_BYTES} bytes"),
+                }),
+                Ok(n) => {
+                    text_bytes += n as u64;
+                    Ok(Some(line_no))
+                }
                 Err(e) => Err(TraceError::Gzip {
                     path: name.to_string(),
                     line: line_no,
@@ -451,6 +498,130 @@ impl Trace {
     }
 }
 
+/// How a trace ended, as its note says (`ended: ...`, see FORMAT.md, "How traces end").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// A frame limit: the game is still running on the last frame.
+    FrameLimit,
+    /// Game over: the last 31 frames have `game_over` true (the frame it turns true and 30
+    /// frames of the curtain).
+    GameOver,
+    /// B-type goal: the last frame has the lines at 0 and `play_state` 6.
+    BTypeGoal,
+    /// Another reason the note gives (e.g. a level reached, the emulated game crashing); not
+    /// checked.
+    Other(String),
+}
+
+/// Frames with `game_over` true at the end of a trace that ends in a game over.
+pub const GAME_OVER_FRAMES: usize = 31;
+
+impl Ending {
+    /// The ending a note names (`ended: game over`, `ended: frame limit`, `ended: B-type goal
+    /// ...`), `None` if the note does not say how the trace ended.
+    pub fn from_note(note: &str) -> Option<Ending> {
+        let rest = note.split_once("ended: ")?.1;
+        let what = rest.split(';').next().unwrap_or_default().trim();
+        Some(if what.starts_with("game over") {
+            Ending::GameOver
+        } else if what.starts_with("frame limit") {
+            Ending::FrameLimit
+        } else if what.starts_with("B-type goal") {
+            Ending::BTypeGoal
+        } else {
+            Ending::Other(what.to_string())
+        })
+    }
+}
+
+impl Trace {
+    /// Checks that the trace can be compared at all and is consistent with the format: it has
+    /// frames, its header is not already over, its lag frames follow the lag rule (sorted, each
+    /// a recorded frame, never two in a row: the frame after a lag frame starts no logic, so it
+    /// cannot overrun), at least one frame is compared, and it ends as its note says.
+    pub fn check(&self) -> Result<(), String> {
+        if self.frames.is_empty() {
+            return Err("the trace has no frames: nothing to compare".into());
+        }
+        if self.header.game_over {
+            return Err(
+                "the header is already game_over: after game over only game_over is compared, so the trace compares nothing"
+                    .into(),
+            );
+        }
+        let last = self.frames.len() as u32;
+        for w in self.lag_frames.windows(2) {
+            if w[1] <= w[0] {
+                return Err(format!(
+                    "lag_frames must be increasing, found {} after {}",
+                    w[1], w[0]
+                ));
+            }
+            if w[1] == w[0] + 1 {
+                return Err(format!(
+                    "lag_frames lists frames {} and {} in a row: the frame after a lag frame starts no logic, so it cannot lag (FORMAT.md, \"Lag\")",
+                    w[0], w[1]
+                ));
+            }
+        }
+        if let Some(&l) = self.lag_frames.iter().find(|&&l| l == 0 || l > last) {
+            return Err(format!(
+                "lag_frames names frame {l}, but the trace has frames 1..={last}"
+            ));
+        }
+        let compared = self
+            .frames
+            .iter()
+            .filter(|f| !f.expected.game_over && self.lag_frames.binary_search(&f.f).is_err())
+            .count();
+        if compared == 0 {
+            return Err(
+                "no frame is compared (every frame is a lag sample or after game over)".into(),
+            );
+        }
+        let ending = Ending::from_note(&self.note).ok_or_else(|| {
+            format!(
+                "the note does not say how the trace ended (\"ended: game over\", \"ended: frame limit\", \"ended: B-type goal ...\"): {:?}",
+                self.note
+            )
+        })?;
+        let end = &self.frames[self.frames.len() - 1].expected;
+        let over = self
+            .frames
+            .iter()
+            .rev()
+            .take_while(|f| f.expected.game_over)
+            .count();
+        match ending {
+            Ending::GameOver => {
+                if over != GAME_OVER_FRAMES || over == self.frames.len() {
+                    return Err(format!(
+                        "the note says the trace ended in a game over, but {over} final frames have game_over true (expected {GAME_OVER_FRAMES}: the frame it turns true and 30 frames of the curtain)"
+                    ));
+                }
+            }
+            Ending::FrameLimit => {
+                if end.game_over {
+                    return Err(
+                        "the note says the trace ended at a frame limit, but the game is over on its last frame"
+                            .into(),
+                    );
+                }
+            }
+            Ending::BTypeGoal => {
+                if end.game_type != 1 || end.lines & 0xFF != 0 || end.play_state != 6 {
+                    return Err(format!(
+                        "the note says the trace ended at the B-type goal, but its last frame has game type {}, lines {:#06x}, play_state {} (expected B-type, lines 0, play_state 6)",
+                        end.game_type, end.lines, end.play_state
+                    ));
+                }
+            }
+            Ending::Other(_) => {}
+        }
+        Ok(())
+    }
+}
+
 /// The first difference between the engine and a trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Divergence {
@@ -541,13 +712,16 @@ pub fn compare(
 
 /// Replays a trace through the engine. Compares every field (the internal counters too) on
 /// every frame except the mid-logic samples of lag frames; after `game_over` turns true only
-/// `game_over` is compared. Returns the first divergence, if any.
+/// `game_over` is compared. Returns the first divergence, if any; an error when the trace
+/// fails [`Trace::check`] (it would compare nothing, breaks the lag rule or ends unlike its
+/// note).
 pub fn replay(trace: &Trace) -> Result<Option<Divergence>, String> {
     replay_with(trace, false)
 }
 
 /// [`replay`], optionally comparing only the fields the format requires ([`REQUIRED`]).
 pub fn replay_with(trace: &Trace, required_only: bool) -> Result<Option<Divergence>, String> {
+    trace.check()?;
     let mut game = trace.initial_game()?;
     let mut lag_next = false;
     for fr in &trace.frames {
@@ -573,4 +747,34 @@ pub fn replay_with(trace: &Trace, required_only: bool) -> Result<Option<Divergen
         }
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endings_from_notes() {
+        assert_eq!(
+            Ending::from_note("A-type level 0, seed 101; ended: game over"),
+            Some(Ending::GameOver)
+        );
+        assert_eq!(
+            Ending::from_note("x; ended: frame limit"),
+            Some(Ending::FrameLimit)
+        );
+        assert_eq!(
+            Ending::from_note("B; ended: B-type goal reached (ending not recorded)"),
+            Some(Ending::BTypeGoal)
+        );
+        assert_eq!(
+            Ending::from_note("level 150; ended: game over; LAG at frames [118]"),
+            Some(Ending::GameOver)
+        );
+        assert_eq!(
+            Ending::from_note("y; ended: level reached 155 (stopped)"),
+            Some(Ending::Other("level reached 155 (stopped)".into()))
+        );
+        assert_eq!(Ending::from_note("no ending given"), None);
+    }
 }

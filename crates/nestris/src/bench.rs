@@ -143,15 +143,16 @@ impl BenchArgs {
         });
         if let Some(path) = &self.game.position {
             // The same file name with another position gives other games.
-            let bytes = std::fs::read(path).map_err(|e| {
-                anyhow::anyhow!("cannot read the position file {}: {e}", path.display())
-            })?;
+            let bytes =
+                crate::readlimit::read(path, crate::readlimit::max::SMALL).map_err(|e| {
+                    anyhow::anyhow!("cannot read the position file {}: {e}", path.display())
+                })?;
             v["position"] = path.display().to_string().into();
             v["position_crc32"] = format!("{:08x}", crc32fast::hash(&bytes)).into();
         }
         if let Some(path) = &self.ai.weights {
             // The same file name with other weights gives other games.
-            let bytes = std::fs::read(path)
+            let bytes = crate::readlimit::read(path, crate::readlimit::max::SMALL)
                 .map_err(|e| anyhow::anyhow!("cannot read weights file {}: {e}", path.display()))?;
             v["weights_crc32"] = format!("{:08x}", crc32fast::hash(&bytes)).into();
         }
@@ -213,10 +214,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let args = &args;
     args.game.check_rules(&args.rules)?;
     args.game.validate()?;
+    crate::options::check_games_at_most(args.games, crate::options::MAX_BENCH_GAMES)?;
+    crate::options::check_threads(args.threads)?;
     let cfg = args.ai.config()?;
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
     // The randomizer of each game when it is not the NES picker (a departure for the NES
     // rules; the classic games' own).
     let randomizers: Option<Vec<nestris_classic::AnyRandomizer>> = args

@@ -3,6 +3,7 @@
 
 mod bench;
 mod best;
+mod gaps;
 mod options;
 mod play;
 mod replay;
@@ -10,6 +11,9 @@ mod sequence;
 mod serve;
 mod tui;
 mod tune;
+
+/// Size-limited file reads (in the session library, which reads replays and games CSVs too).
+use nestris_session::readlimit;
 mod verify;
 mod watch;
 

@@ -9,7 +9,7 @@ use nestris_engine::{GameType, StartConfig};
 pub struct GameOptions {
     /// Start level (0..=19 as the menu allows; up to 255 accepted for experiments) [default:
     /// 18]. NES rules only.
-    #[arg(long)]
+    #[arg(long, value_parser = parse_level, allow_hyphen_values = true)]
     pub level: Option<u16>,
     /// Game type: a (marathon) or b (25 lines over garbage).
     #[arg(long = "type", value_enum, default_value_t = TypeArg::A)]
@@ -34,6 +34,71 @@ pub struct GameOptions {
     /// What --position holds, read once.
     #[arg(skip)]
     pub position_cache: std::sync::OnceLock<Option<nestris_session::position::StartPoint>>,
+}
+
+/// Parses `--level`: every bad value (negative, too large, not a number) gets the same error.
+pub fn parse_level(s: &str) -> Result<u16, String> {
+    match s.trim().parse::<i64>() {
+        Ok(n) if (0..=255).contains(&n) => Ok(n as u16),
+        _ => Err(format!(
+            "--level {s} is out of range (integers 0..=255; the menu offers 0..=19)"
+        )),
+    }
+}
+
+/// Largest `--threads`.
+pub const MAX_THREADS: usize = 256;
+
+/// Checks `--threads`: 1..=[`MAX_THREADS`] (thousands of threads take most of a minute just
+/// to start).
+pub fn check_threads(threads: Option<usize>) -> anyhow::Result<()> {
+    match threads {
+        Some(t) if t == 0 || t > MAX_THREADS => {
+            bail!("--threads {t} is out of range (1..={MAX_THREADS}; leave it out for all cores)")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Largest `bench --games` and `watch --games`: a million games take weeks; `bench` keeps a
+/// list of the games to play, so a number like 10^18 would exhaust memory before the first
+/// game.
+pub const MAX_BENCH_GAMES: u64 = 1_000_000;
+
+/// Checks `--games`: 1..=`max`.
+pub fn check_games_at_most(games: u64, max: u64) -> anyhow::Result<()> {
+    check_games(games)?;
+    if games > max {
+        bail!("--games {games} is out of range (1..={max})");
+    }
+    Ok(())
+}
+
+/// Checks `--games` (at least one game).
+pub fn check_games(games: u64) -> anyhow::Result<()> {
+    if games == 0 {
+        bail!("--games must be at least 1");
+    }
+    Ok(())
+}
+
+/// Checks that a file can be created at `path` (its folder exists) before any work is done.
+pub fn check_writable(option: &str, path: &std::path::Path) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if !dir.is_dir() {
+        bail!(
+            "{option} {}: the folder {} does not exist",
+            path.display(),
+            dir.display()
+        );
+    }
+    if path.is_dir() {
+        bail!("{option} {}: is a folder, not a file", path.display());
+    }
+    Ok(())
 }
 
 /// A or B.
@@ -242,10 +307,17 @@ impl AiOptions {
             ..AiConfig::default()
         };
         if let Some(path) = &self.weights {
-            let text = std::fs::read_to_string(path)
+            let text = crate::readlimit::read_to_string(path, crate::readlimit::max::SMALL)
                 .with_context(|| format!("cannot read weights file {}", path.display()))?;
             cfg.weights = nestris_ai::Weights::from_toml(&text)
                 .with_context(|| format!("weights file {}", path.display()))?;
+            // Once per run (tune reads the options again for every candidate).
+            static WARNED: std::sync::Once = std::sync::Once::new();
+            WARNED.call_once(|| {
+                for w in cfg.weights.warnings() {
+                    eprintln!("warning: weights file {}: {w}", path.display());
+                }
+            });
         } else {
             cfg.weights = nestris_ai::Weights::preset(&self.preset)?;
         }

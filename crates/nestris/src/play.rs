@@ -54,23 +54,18 @@ fn load_keys(spec: Option<&str>) -> anyhow::Result<KeyMap> {
         return Ok(KeyMap::defaults());
     };
     let path = std::path::Path::new(spec);
-    if path.is_file() {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read the key map {}", path.display()))?;
-        let table: toml::Table = text
-            .parse()
-            .with_context(|| format!("key map {} is not valid TOML", path.display()))?;
-        let mut entries = Vec::new();
-        for (k, v) in table {
-            let Some(v) = v.as_str() else {
-                bail!(
-                    "key map {}: {k} must be a string such as \"x|j\"",
-                    path.display()
-                );
-            };
-            entries.push(format!("{k}={v}"));
+    if !path.is_file() && !spec.contains('=') {
+        if path.exists() {
+            bail!("--keys {spec}: not a key map file (a regular file of name = \"key\" lines)");
         }
-        KeyMap::parse(&entries.join(",")).with_context(|| format!("key map {}", path.display()))
+        bail!(
+            "--keys {spec}: no such key map file, and not a list of entries such as left=a,right=d"
+        );
+    }
+    if path.is_file() {
+        let text = crate::readlimit::read_to_string(path, crate::readlimit::max::SMALL)
+            .with_context(|| format!("cannot read the key map {}", path.display()))?;
+        KeyMap::from_toml(&text).with_context(|| format!("key map {}", path.display()))
     } else {
         KeyMap::parse(spec).context("--keys")
     }
@@ -238,7 +233,7 @@ fn play<G: Shown>(
                         run.ending_tick = crate::tui::endings::TICKS;
                     } else if action == Some(Action::Button(buttons::START)) {
                         run.save_recording()?;
-                        top = top.max(run.game.shown_score());
+                        top = run.game.top_score_after(top);
                         index += 1;
                         run = new_game(index);
                         phase = Phase::Waiting;
@@ -296,7 +291,6 @@ fn play<G: Shown>(
                 last_input = input;
                 run.step(input);
                 if run.game.ended() {
-                    top = top.max(run.game.shown_score());
                     run.save_recording()?;
                     break;
                 }

@@ -27,8 +27,12 @@ use nestris_session::replayfile::Replay;
 pub struct ReplayArgs {
     /// The replay file (written by `watch --record` or `play --record`).
     pub file: PathBuf,
-    /// Replay without a screen and print `score S lines L level V frames F` for the game's
-    /// end; exit 1 if it differs from the end the file recorded.
+    /// Replay without a screen and print `score S (capped) true score T lines L level V frames
+    /// F` for the game's end; exit 1 if it differs from the end the file recorded or the game
+    /// ends before the file's last frame. This proves that the file's inputs, played from its
+    /// start, reach the end it records; the checksum catches damage, not edits (inputs changed
+    /// and the checksum recomputed pass if they reach the same end), and the player and AI
+    /// fields are not checked.
     #[arg(long)]
     pub check: bool,
     /// Starting speed on screen: 1 (real time), 2, 4, ... 256 or max.
@@ -82,9 +86,20 @@ fn replay_with<G: Shown>(
 
 fn check<G: Shown>(replay: &Replay, mut run: Run<G>) -> anyhow::Result<ExitCode> {
     for &b in &replay.inputs {
+        if run.game.ended() {
+            break;
+        }
         run.step(b);
     }
     println!("{}", run.game.check_line(run.frames));
+    if (run.frames as usize) < replay.inputs.len() {
+        eprintln!(
+            "replay diverged: the game ended at frame {}, but the recording holds {} frames",
+            run.frames,
+            replay.inputs.len()
+        );
+        return Ok(ExitCode::from(1));
+    }
     if let (Some(o), Some(got)) = (replay.outcome, run.game.outcome()) {
         if got != o {
             eprintln!(
@@ -173,7 +188,7 @@ fn panel<G: Shown>(
 
 fn hud<G: Shown>(replay: &Replay, run: &Run<G>, speed: Speed, paused: bool, end_note: bool) -> Hud {
     let mut hud = Hud {
-        top_score: run.game.shown_score(),
+        top_score: 0,
         panel_title: "REPLAY".into(),
         panel: panel(replay, run, speed, paused),
         status: Line::from(" q quit · space pause · . step · 1 real time · +/- speed · m max"),

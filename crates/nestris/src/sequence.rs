@@ -41,9 +41,9 @@ pub struct SequenceArgs {
     /// machine's erased NVRAM); cycle and file ignore it.
     #[arg(long, default_value = "1", value_parser = parse_seed, allow_hyphen_values = true)]
     pub seed: u64,
-    /// Pieces per game.
+    /// Pieces per game (at most 1,000,000,000; the output is streamed).
     #[arg(long, default_value_t = 20)]
-    pub count: usize,
+    pub count: u64,
     /// Games: one line each, for consecutive games (see --sega-next-game).
     #[arg(long, default_value_t = 1)]
     pub games: u64,
@@ -99,7 +99,7 @@ impl GameRandomizers {
     pub fn new(spec: &RandomizerSpec, seed: u64, mode: SegaNextGame) -> anyhow::Result<Self> {
         let text = match spec {
             RandomizerSpec::File(path) => Some(
-                std::fs::read_to_string(path)
+                crate::readlimit::read_to_string(path, crate::readlimit::max::MEDIUM)
                     .with_context(|| format!("cannot read the piece file {}", path.display()))?,
             ),
             _ => None,
@@ -217,46 +217,82 @@ impl RulesOptions {
 }
 
 /// Reads a gaps file: whitespace-separated non-negative integers, at least one.
-fn read_gaps(path: &PathBuf) -> anyhow::Result<Vec<u32>> {
-    let text = std::fs::read_to_string(path)
+fn read_gaps(path: &std::path::Path) -> anyhow::Result<Vec<u32>> {
+    let text = crate::readlimit::read_to_string(path, crate::readlimit::max::MEDIUM)
         .with_context(|| format!("cannot read the gaps file {}", path.display()))?;
-    let mut gaps = Vec::new();
-    for (i, word) in text.split_whitespace().enumerate() {
-        let g = word.parse::<u32>().map_err(|_| {
-            anyhow::anyhow!(
-                "gaps file {}: entry {} `{word}` is not a frame count (an integer 0..={})",
-                path.display(),
-                i + 1,
-                u32::MAX
-            )
-        })?;
-        gaps.push(g);
-    }
-    if gaps.is_empty() {
-        bail!("gaps file {} lists no frame gaps", path.display());
-    }
-    Ok(gaps)
+    crate::gaps::parse_gaps(&text, &path.display().to_string()).map_err(anyhow::Error::msg)
 }
 
-/// The NES picker's pieces for `seed` (see the module docs).
-pub fn nes_pieces(seed: u64, count: usize, gaps: &[u32]) -> String {
+/// Largest `--count` (pieces per game): the output is streamed, so this bounds the time, not
+/// the memory (about a second per ten million pieces).
+pub const MAX_COUNT: u64 = 1_000_000_000;
+/// Largest `--games`.
+pub const MAX_GAMES: u64 = 1_000_000;
+/// Largest `--count` x `--games`.
+pub const MAX_TOTAL: u64 = 1_000_000_000;
+
+/// The NES picker's pieces for `seed` (see the module docs), one at a time.
+pub fn nes_piece_stream(seed: u64, gaps: &[u32]) -> impl Iterator<Item = char> + '_ {
     let start = StartConfig::from_seed(seed, 0, GameType::A, 0);
     let mut value = start.rng;
     let mut spawn_id = 0u8;
     let mut spawn_count = start.spawn_count;
-    let mut out = String::with_capacity(count);
-    for i in 0..count {
+    let gaps: &[u32] = if gaps.is_empty() { &[10] } else { gaps };
+    (0..).map(move |i: usize| {
+        // rng::advance costs at most one period, whatever the gap.
         value = rng::advance(value, gaps[i % gaps.len()]);
         let p = rng::pick(value, spawn_id, spawn_count);
         value = p.rng;
         spawn_id = p.spawn_id;
         spawn_count = p.spawn_count;
-        let kind = Orientation::from_id(p.spawn_id)
+        Orientation::from_id(p.spawn_id)
             .expect("the picker returns a spawn orientation")
-            .kind();
-        out.push(kind.letter());
+            .kind()
+            .letter()
+    })
+}
+
+/// The NES picker's first `count` pieces for `seed` (see the module docs).
+#[cfg(test)]
+pub fn nes_pieces(seed: u64, count: usize, gaps: &[u32]) -> String {
+    nes_piece_stream(seed, gaps).take(count).collect()
+}
+
+/// Checks `--count` and `--games` against the limits, naming the option.
+fn check_sizes(count: u64, games: u64) -> anyhow::Result<()> {
+    if games == 0 {
+        bail!("--games must be at least 1");
     }
-    out
+    if games > MAX_GAMES {
+        bail!("--games {games} is too large: at most {MAX_GAMES}");
+    }
+    if count > MAX_COUNT {
+        bail!("--count {count} is too large: at most {MAX_COUNT} pieces per game");
+    }
+    if count.saturating_mul(games) > MAX_TOTAL {
+        bail!("--count {count} x --games {games} is too large: at most {MAX_TOTAL} pieces in all");
+    }
+    Ok(())
+}
+
+/// Writes `pieces` as one line; `Ok(false)` when the reader went away (a closed pipe).
+fn write_line(
+    out: &mut impl std::io::Write,
+    pieces: impl Iterator<Item = char>,
+) -> anyhow::Result<bool> {
+    let mut buf = [0u8; 4];
+    let result = (|| -> std::io::Result<()> {
+        for c in pieces {
+            out.write_all(c.encode_utf8(&mut buf).as_bytes())?;
+        }
+        out.write_all(b"\n")
+    })();
+    match result {
+        Ok(()) => Ok(true),
+        // A closed pipe (`| head`) is not an error worth reporting.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(anyhow::Error::new(e).context("cannot write the sequence to stdout")),
+    }
 }
 
 /// Runs the command.
@@ -267,40 +303,39 @@ pub fn run(args: &SequenceArgs) -> anyhow::Result<ExitCode> {
             args.randomizer
         );
     }
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
-    let mut lines = Vec::new();
+    check_sizes(args.count, args.games)?;
+    let count = args.count as usize;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     if args.randomizer == RandomizerSpec::Nes {
         let gaps = match &args.gaps {
             Some(p) => read_gaps(p)?,
             None => vec![10],
         };
         for i in 0..args.games {
-            lines.push(nes_pieces(args.seed.wrapping_add(i), args.count, &gaps));
+            let pieces = nes_piece_stream(args.seed.wrapping_add(i), &gaps).take(count);
+            if !write_line(&mut out, pieces)? {
+                return Ok(ExitCode::SUCCESS);
+            }
         }
     } else {
         let mut games =
             GameRandomizers::new(&args.randomizer, args.seed, args.sega_next_game.into())?;
         for _ in 0..args.games {
             let mut r = games.next_game();
-            lines.push(
-                r.take_pieces(args.count)
-                    .iter()
-                    .map(|p| p.letter())
-                    .collect(),
-            );
+            let pieces = (0..count).map(|_| r.next_piece().letter());
+            if !write_line(&mut out, pieces)? {
+                return Ok(ExitCode::SUCCESS);
+            }
         }
     }
     use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    for l in lines {
-        // A closed pipe (`| head`) is not an error worth reporting.
-        if writeln!(out, "{l}").is_err() {
-            break;
+    match out.flush() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(e).context("cannot write the sequence to stdout"))
         }
+        _ => Ok(ExitCode::SUCCESS),
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]
@@ -331,6 +366,29 @@ mod tests {
             panic!("not sega")
         };
         assert_eq!(s.start_seed(), 0x2880_F2DA);
+    }
+
+    #[test]
+    fn sizes_are_bounded() {
+        assert!(check_sizes(20, 1).is_ok());
+        assert!(check_sizes(MAX_COUNT, 1).is_ok());
+        let e = check_sizes(MAX_COUNT + 1, 1).unwrap_err().to_string();
+        assert!(e.contains("--count") && e.contains("too large"), "{e}");
+        let e = check_sizes(u64::MAX, 1).unwrap_err().to_string();
+        assert!(e.contains("--count"), "{e}");
+        let e = check_sizes(1000, 0).unwrap_err().to_string();
+        assert!(e.contains("--games"), "{e}");
+        let e = check_sizes(MAX_COUNT, 2).unwrap_err().to_string();
+        assert!(e.contains("in all"), "{e}");
+    }
+
+    #[test]
+    fn huge_gaps_cost_one_period() {
+        // A gap of billions of frames is the same as its remainder modulo the period (after
+        // the first step), and quick.
+        let big = nes_pieces(1, 20, &[u32::MAX]);
+        let small = nes_pieces(1, 20, &[1 + (u32::MAX - 1) % rng::PERIOD]);
+        assert_eq!(big, small);
     }
 
     #[test]

@@ -166,6 +166,8 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
     if args.generations == 0 {
         bail!("--generations must be at least 1");
     }
+    crate::options::check_writable("--out", &args.out)?;
+    crate::options::check_writable("--state", &args.state)?;
     let start = args.ai.config()?.weights;
     let context = format!(
         "games {} line_cap {} seed {} level {} type {:?} height {} double_killscreen {} hz {} reaction {} deep {}x{} blind {}x{}",
@@ -184,7 +186,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         args.ai.blind_next
     );
     let mut cem = if args.state.exists() {
-        let text = std::fs::read_to_string(&args.state)
+        let text = crate::readlimit::read_to_string(&args.state, crate::readlimit::max::MEDIUM)
             .with_context(|| format!("cannot read {}", args.state.display()))?;
         let c = Cem::from_toml(&text).with_context(|| format!("{}", args.state.display()))?;
         if c.context != context {

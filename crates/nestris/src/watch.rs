@@ -75,6 +75,7 @@ fn meta(args: &WatchArgs, index: u64) -> Meta {
 
 /// Runs the command.
 pub fn run(args: &WatchArgs) -> anyhow::Result<ExitCode> {
+    crate::options::check_games_at_most(args.games, crate::options::MAX_BENCH_GAMES)?;
     args.game.check_rules(&args.rules)?;
     args.game.validate()?;
     let rules = args.rules.rules();
@@ -342,7 +343,6 @@ fn on_screen<G: Shown, P: Player<G>>(
         let step_once = playback.step_once;
         let real = playback.due();
         if run.game.ended() {
-            top = top.max(run.game.shown_score());
             run.ending_tick += real;
             let wait = if run.ending().is_some() {
                 crate::tui::endings::TICKS + 120
@@ -351,6 +351,7 @@ fn on_screen<G: Shown, P: Player<G>>(
             };
             if skip || run.ending_tick >= wait {
                 run.save_recording()?;
+                top = run.game.top_score_after(top);
                 index += 1;
                 (run, player) = new_game(index)?;
                 stats = DecisionStats::default();
@@ -358,7 +359,6 @@ fn on_screen<G: Shown, P: Player<G>>(
             }
         } else if skip {
             run.save_recording()?;
-            top = top.max(run.game.shown_score());
             index += 1;
             (run, player) = new_game(index)?;
             stats = DecisionStats::default();

@@ -119,8 +119,9 @@ fn replay_round_trip() {
     assert_eq!(
         line.trim(),
         format!(
-            "score {} lines {} level {} frames {}",
+            "score {} (capped) true score {} lines {} level {} frames {}",
             a.score_value(),
+            a.score_uncapped,
             a.lines_value(),
             a.level,
             inputs.len()
@@ -276,8 +277,9 @@ fn version_1_replays_still_play() {
     assert_eq!(
         String::from_utf8(out.stdout).unwrap().trim(),
         format!(
-            "score {} lines {} level {} frames {}",
+            "score {} (capped) true score {} lines {} level {} frames {}",
             g.score_value(),
+            g.score_uncapped,
             g.lines_value(),
             g.level,
             inputs.len()

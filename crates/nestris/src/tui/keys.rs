@@ -106,6 +106,22 @@ impl KeyMap {
         Ok(map)
     }
 
+    /// The defaults with the entries of a key-map file: TOML lines `action = "key|key"`.
+    pub fn from_toml(text: &str) -> anyhow::Result<KeyMap> {
+        let table: toml::Table = text.parse().context("not valid TOML")?;
+        let mut map = KeyMap::defaults();
+        for (k, v) in table {
+            let Some(v) = v.as_str() else {
+                bail!("{k} must be a string such as \"x|j\"");
+            };
+            if v.contains([',', '=']) {
+                bail!("{k} = {v:?}: a key is one character or a name (write comma or equals for those keys)");
+            }
+            map.apply(&format!("{k}={v}"))?;
+        }
+        Ok(map)
+    }
+
     /// The default bindings.
     pub fn defaults() -> KeyMap {
         let mut m = KeyMap { binds: Vec::new() };

@@ -67,42 +67,71 @@ pub fn white() -> Color {
     nes(colors::WHITE)
 }
 
-/// The colours of one level.
+/// The colours of one level: the three piece colours the game shows (see
+/// [`nestris_engine::colors`]), as NES palette indices and as terminal colours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LevelColors {
-    /// Colour 1: hollow tile border, `Solid1`.
+    /// The palette indices of colours 1, 2 and 3 (six bits, as the PPU shows them).
+    pub nes: [u8; 3],
+    /// Colour 1: the centre of T, O, I and the shine of the others.
     pub c1: Color,
-    /// Colour 2: `Solid2`.
+    /// Colour 2: Z and L.
     pub c2: Color,
+    /// Colour 3: J and S, the frame of T, O, I.
+    pub c3: Color,
 }
 
 impl LevelColors {
     /// The colours the game shows at `level`.
     pub fn of(level: u8) -> LevelColors {
-        let [a, b] = colors::level_palette(level);
+        let nes_idx = colors::level_colors(level);
         LevelColors {
-            c1: nes(a),
-            c2: nes(b),
+            nes: nes_idx,
+            c1: nes(nes_idx[0]),
+            c2: nes(nes_idx[1]),
+            c3: nes(nes_idx[2]),
+        }
+    }
+
+    /// The main colour of a tile (the fill, or the frame of T, O, I), `None` for an empty
+    /// cell; its other colour is colour 1 ([`LevelColors::c1`]).
+    pub fn body(&self, tile: Tile) -> Option<Color> {
+        match tile {
+            Tile::Empty => None,
+            Tile::Solid2 => Some(self.c2),
+            Tile::Hollow | Tile::Solid1 => Some(self.c3),
         }
     }
 
     /// The style and glyphs of a tile in a cell `w` characters wide, as the rows of the cell
-    /// (`h` rows). Hollow: a white centre framed by colour 1; solid tiles fill the cell.
-    pub fn tile(&self, tile: Tile, w: u16, h: u16) -> (Style, Vec<String>) {
+    /// (`h` rows). Hollow (T, O, I): a colour-1 centre framed by colour 3. Solid: colour 2
+    /// (Z, L, drawn `▓`) or colour 3 (J, S, `█`), with a colour-1 shine in the top-left corner
+    /// when the cell is at least two characters wide. A black colour (some levels from 138 on)
+    /// is drawn black, on the black background, as the game shows it.
+    pub fn tile(&self, tile: Tile, w: u16, h: u16) -> Vec<Vec<(Style, String)>> {
         let w = w.max(1) as usize;
         let h = h.max(1) as usize;
+        let c1 = self.c1;
         match tile {
-            Tile::Empty => (Style::default().bg(black()), vec![" ".repeat(w); h]),
-            Tile::Solid1 => (
-                Style::default().fg(self.c1).bg(self.c1),
-                vec!["█".repeat(w); h],
-            ),
-            Tile::Solid2 => (
-                Style::default().fg(self.c2).bg(self.c2),
-                vec!["▓".repeat(w); h],
-            ),
+            Tile::Empty => vec![vec![(Style::default().bg(black()), " ".repeat(w))]; h],
+            Tile::Solid1 | Tile::Solid2 => {
+                let (fill, ch) = if tile == Tile::Solid2 {
+                    (self.c2, "▓")
+                } else {
+                    (self.c3, "█")
+                };
+                let body = Style::default().fg(fill).bg(fill);
+                let mut rows = vec![vec![(body, ch.repeat(w))]; h];
+                if w >= 2 {
+                    rows[0] = vec![
+                        (Style::default().fg(c1).bg(fill), "▘".to_string()),
+                        (body, ch.repeat(w - 1)),
+                    ];
+                }
+                rows
+            }
             Tile::Hollow => {
-                let style = Style::default().fg(white()).bg(self.c1);
+                let style = Style::default().fg(c1).bg(self.c3);
                 let rows = match (w, h) {
                     (1, _) => vec!["▪".to_string(); h],
                     (2, _) => vec!["▐▌".to_string(); h],
@@ -117,7 +146,7 @@ impl LevelColors {
                         rows
                     }
                 };
-                (style, rows)
+                rows.into_iter().map(|r| vec![(style, r)]).collect()
             }
         }
     }

@@ -86,6 +86,10 @@ pub trait Shown: RuleSet + Sized {
     fn summary(&self, frames: u64) -> String;
     /// Draws the game with `hud`.
     fn draw(f: &mut ratatui::Frame, run: &Run<Self>, hud: &super::view::Hud);
+    /// The top-score box for the next game after this one.
+    fn top_score_after(&self, top: u64) -> u64 {
+        top.max(self.shown_score())
+    }
 }
 
 impl Shown for Nes {
@@ -118,11 +122,15 @@ impl Shown for Nes {
     fn curtain_down(&self) -> bool {
         self.game.curtain_row >= 20
     }
+    fn top_score_after(&self, top: u64) -> u64 {
+        top_score_after(top, &self.game)
+    }
     fn check_line(&self, frames: u64) -> String {
         let g = &self.game;
         format!(
-            "score {} lines {} level {} frames {}{}",
+            "score {} (capped) true score {} lines {} level {} frames {}{}",
             g.score_value(),
+            g.score_uncapped,
             g.lines_value(),
             g.level,
             frames,
@@ -132,8 +140,9 @@ impl Shown for Nes {
     fn summary(&self, frames: u64) -> String {
         let g = &self.game;
         format!(
-            "score {} lines {} level {} pieces {} frames {}{}",
+            "score {} (capped) true score {} lines {} level {} pieces {} frames {}{}",
             g.score_value(),
+            g.score_uncapped,
             g.lines_value(),
             g.level,
             pieces(g),
@@ -433,5 +442,35 @@ mod tests {
         assert_eq!(Speed::Times(256).faster(), Speed::Max);
         assert_eq!(Speed::Max.slower(), Speed::Times(256));
         assert_eq!(Speed::Times(1).slower(), Speed::Times(1));
+    }
+}
+
+/// The top-score box of the next game after `game`: original game: a game's score enters the
+/// high-score table when it ends (game over or B-type goal), not when it is abandoned or reset,
+/// and the box shows the table's first entry from the next game on.
+pub fn top_score_after(top: u64, game: &Game) -> u64 {
+    match game.ending {
+        nestris_engine::Ending::ToppedOut | nestris_engine::Ending::BTypeCleared => {
+            top.max(game.score_value())
+        }
+        _ => top,
+    }
+}
+
+#[cfg(test)]
+mod top_score_tests {
+    use super::*;
+    use nestris_engine::{Ending, GameType, StartConfig};
+
+    #[test]
+    fn only_finished_games_enter_the_table() {
+        let mut g = Game::start(StartConfig::from_seed(1, 18, GameType::A, 0));
+        g.score = 0x12_34_56;
+        assert_eq!(top_score_after(0, &g), 0, "a game still running");
+        g.ending = Ending::Reset;
+        assert_eq!(top_score_after(0, &g), 0, "a reset");
+        g.ending = Ending::ToppedOut;
+        assert_eq!(top_score_after(0, &g), 123_456);
+        assert_eq!(top_score_after(200_000, &g), 200_000);
     }
 }

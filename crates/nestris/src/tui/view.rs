@@ -8,7 +8,8 @@
 //! centre outwards while the rows are already gone from the game's RAM) and the game-over
 //! curtain appear exactly as in the original.
 
-use nestris_engine::{Game, Orientation, PieceKind, PlayState, Tile};
+use nestris_engine::display;
+use nestris_engine::{bcd, Game, Orientation, PieceKind, PlayState, Tile};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -24,6 +25,9 @@ use super::palette::{self, LevelColors};
 pub struct Vram {
     /// Rows 0..19 of ten tiles.
     pub cells: [[Tile; 10]; 20],
+    /// Whether the Tetris flash is on (palette entry `$3F0E` white, see
+    /// [`nestris_engine::display`]).
+    pub flash: bool,
 }
 
 impl Default for Vram {
@@ -37,15 +41,18 @@ impl Vram {
     pub fn new() -> Vram {
         Vram {
             cells: [[Tile::Empty; 10]; 20],
+            flash: false,
         }
     }
 
     /// The screen update the game's interrupt performs at the start of the next frame, given
     /// the game before that frame. Call it before every [`Game::step`].
     pub fn before_step(&mut self, g: &Game) {
+        self.flash = false;
         if g.ended() || g.paused() {
             return;
         }
+        self.flash = display::tetris_flash(g);
         if g.play_state == PlayState::LineClearAnimation {
             // original game: one step every fourth frame; step k clears columns 4-k and 5+k of
             // every completed row (a completed row 0 is recorded as "none" and not animated).
@@ -85,7 +92,9 @@ impl Vram {
 /// What the screen shows besides the game itself.
 #[derive(Clone, Debug, Default)]
 pub struct Hud {
-    /// Best score of the session (decimal).
+    /// The top score box: the high-score table's first entry when this game started (decimal;
+    /// the box shows at least the game's initial entry, 010000 for A-type and 002000 for
+    /// B-type). original game: it is not updated while the game runs.
     pub top_score: u64,
     /// Title of the side panel.
     pub panel_title: String,
@@ -206,6 +215,20 @@ pub fn render(area: Rect, buf: &mut Buffer, game: &Game, vram: &Vram, hud: &Hud)
         let shown = before + (after.saturating_sub(before)) * (tick.min(120) as u64) / 120;
         endings::draw(kind, tick, shown, r, buf);
     } else {
+        if vram.flash {
+            // original game: the Tetris flash turns the dark grey of the screen's frame and
+            // background pattern white; the playfield stays black.
+            let r = Rect::new(
+                l.left.x,
+                l.left.y,
+                l.right.x + l.right.width - l.left.x,
+                l.field.height,
+            );
+            buf.set_style(
+                r,
+                Style::default().bg(palette::white()).fg(palette::black()),
+            );
+        }
         draw_left(l.left, buf, game, &colors);
         draw_field(&l, buf, game, vram, hud, &colors);
         draw_right(&l, buf, game, hud, &colors);
@@ -228,9 +251,10 @@ fn title(s: &str) -> Span<'static> {
     )
 }
 
-/// The statistics count as the game shows it: three digits, the hundreds from a binary byte.
+/// The statistics count as the game shows it: the hundreds byte as a tile id, then two
+/// digits.
 fn stat_text(s: u16) -> String {
-    format!("{:X}{:02X}", (s >> 8) & 0xF, s & 0xFF)
+    display::text(&display::stat_tiles(s))
 }
 
 /// A piece in its spawn orientation as one row of half blocks.
@@ -248,9 +272,8 @@ fn icon(kind: PieceKind) -> &'static str {
 
 fn tile_fg(tile: Tile, c: &LevelColors) -> Color {
     match tile {
-        Tile::Hollow | Tile::Empty => palette::white(),
-        Tile::Solid1 => c.c1,
-        Tile::Solid2 => c.c2,
+        Tile::Hollow | Tile::Empty => c.c1,
+        _ => c.body(tile).unwrap_or(c.c1),
     }
 }
 
@@ -306,13 +329,17 @@ fn put_tile(
     colors: &LevelColors,
     clip: Rect,
 ) {
-    let (style, rows) = colors.tile(tile, l.cw, l.ch);
+    let rows = colors.tile(tile, l.cw, l.ch);
     for (i, row) in rows.iter().enumerate() {
         let yy = y + i as u16;
-        if yy >= clip.y + clip.height || x >= clip.x + clip.width {
-            continue;
+        let mut xx = x;
+        for (style, text) in row {
+            if yy >= clip.y + clip.height || xx >= clip.x + clip.width {
+                break;
+            }
+            buf.set_string(xx, yy, text, *style);
+            xx += text.chars().count() as u16;
         }
-        buf.set_string(x, yy, row, style);
     }
 }
 
@@ -324,11 +351,8 @@ fn draw_field(
     hud: &Hud,
     colors: &LevelColors,
 ) {
-    let lines_text = format!(
-        "LINES-{:X}{:02X}",
-        (game.lines >> 8) & 0xF,
-        game.lines & 0xFF
-    );
+    // original game: the hundreds byte is written as a tile id (1,000 lines shows A00).
+    let lines_text = format!("LINES-{}", display::text(&display::lines_tiles(game.lines)));
     let block = Block::default()
         .borders(Borders::ALL)
         .title(title(&lines_text));
@@ -413,12 +437,15 @@ fn draw_right(l: &Layout, buf: &mut Buffer, game: &Game, hud: &Hud, colors: &Lev
     let r = l.right;
     let w = (r.width - 2) as usize;
     let score_r = Rect::new(r.x, r.y, r.width, 6.min(r.height));
-    let top = hud.top_score.max(game.score_value()).min(999_999);
+    let top = display::top_score_after(
+        display::default_top_score(game.game_type),
+        bcd::to_bcd(hud.top_score.min(999_999)),
+    );
     Paragraph::new(vec![
         Line::from("TOP"),
-        Line::from(format!("{top:06}")),
+        Line::from(display::text(&display::score_tiles(top))),
         Line::from("SCORE"),
-        Line::from(format!("{:06X}", game.score)),
+        Line::from(display::text(&display::score_tiles(game.score))),
     ])
     .block(Block::default().borders(Borders::ALL))
     .render(score_r, buf);
@@ -452,18 +479,20 @@ fn draw_right(l: &Layout, buf: &mut Buffer, game: &Game, hud: &Hud, colors: &Lev
     }
     let level_y = next_r.y + next_r.height;
     if level_y + 3 <= r.y + r.height {
-        Paragraph::new(Line::from(format!("{:^w$}", game.level)))
+        // original game: the two tiles of levelDisplayTable[level], read past the table's end
+        // from level 30 on (level 31 shows 0A).
+        let shown = display::text(&display::level_tiles(game.level));
+        Paragraph::new(Line::from(format!("{shown:^w$}")))
             .block(Block::default().borders(Borders::ALL).title(title("LEVEL")))
             .render(Rect::new(r.x, level_y, r.width, 3), buf);
     }
-    // Colour swatch of the level (colour 1, colour 2), and a note for the wrong colours.
+    // Colour swatch of the level (colours 1, 2 and 3), as the game shows them (black ones
+    // black).
     let sw_y = level_y + 3;
     if sw_y < r.y + r.height {
         buf.set_string(r.x + 1, sw_y, "██", Style::default().fg(colors.c1));
         buf.set_string(r.x + 4, sw_y, "██", Style::default().fg(colors.c2));
-        if nestris_engine::colors::is_glitched(game.level) {
-            buf.set_string(r.x + 7, sw_y, "?!", Style::default().fg(palette::nes(0x16)));
-        }
+        buf.set_string(r.x + 7, sw_y, "██", Style::default().fg(colors.c3));
     }
     if game.game_over() && !game.ended() && game.curtain_row >= 20 && sw_y + 2 < r.y + r.height {
         buf.set_string(
