@@ -119,3 +119,26 @@ pub fn keys(data: &[u8]) {
     let _ = keys::KeyMap::from_toml(text);
     let _ = keys::KeyMap::parse(text);
 }
+
+/// A position file (`--position`): a text position or a gzip-compressed trace.
+pub fn position(data: &[u8]) {
+    if let Ok(p) = nestris_session::position::StartPoint::parse("fuzz.txt", data) {
+        let _ = p.is_departure();
+    }
+}
+
+/// A request to `nestris serve`: the first line is the target (path and query), the rest the
+/// body (POSTed when there is one). Every answer is a status with a body, never a panic; bad
+/// input is a 4xx.
+pub fn http(data: &[u8]) {
+    let (head, body) = match data.iter().position(|&b| b == b'\n') {
+        Some(i) => (&data[..i], &data[i + 1..]),
+        None => (data, &[][..]),
+    };
+    let Ok(target) = std::str::from_utf8(head) else {
+        return;
+    };
+    let method = if body.is_empty() { "GET" } else { "POST" };
+    let r = nestris_http::route(method, target, body);
+    assert!((200..600).contains(&r.status), "status {}", r.status);
+}

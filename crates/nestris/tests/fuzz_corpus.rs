@@ -61,3 +61,13 @@ fn gaps_corpus() {
 fn keys_corpus() {
     pass("keys", readers::keys);
 }
+
+#[test]
+fn position_corpus() {
+    pass("position", readers::position);
+}
+
+#[test]
+fn http_corpus() {
+    pass("http", readers::http);
+}
