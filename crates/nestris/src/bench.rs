@@ -428,13 +428,7 @@ fn print_table(v: &serde_json::Value) {
             v["btype_mean_pieces"].as_f64().unwrap_or(0.0)
         );
     }
-    println!(
-        "decisions          {} at {:.0}/s per core; median {:.2} ms, p99 {:.2} ms",
-        v["decisions"],
-        f("decisions_per_second"),
-        f("decision_ms_median"),
-        f("decision_ms_p99")
-    );
+    print_decisions(v);
     print_wall(v);
 }
 
@@ -473,6 +467,18 @@ fn print_score_lines(v: &serde_json::Value, note: &str) {
     );
 }
 
+/// The decisions line of both tables: how many, how fast, median and p99 time.
+fn print_decisions(v: &serde_json::Value) {
+    let f = |k: &str| v[k].as_f64().unwrap_or(0.0);
+    println!(
+        "decisions          {} at {:.0}/s per core; median {:.2} ms, p99 {:.2} ms",
+        v["decisions"],
+        f("decisions_per_second"),
+        f("decision_ms_median"),
+        f("decision_ms_p99")
+    );
+}
+
 fn print_classic_table(v: &serde_json::Value) {
     let f = |k: &str| v[k].as_f64().unwrap_or(0.0);
     let s = |k: &str| v[k].as_str().unwrap_or("").to_string();
@@ -496,12 +502,6 @@ fn print_classic_table(v: &serde_json::Value) {
         100.0 * f("topped_out_rate")
     );
     println!("tetris rate        {:.1}%", 100.0 * f("tetris_rate"));
-    println!(
-        "decisions          {} at {:.0}/s per core; median {:.2} ms, p99 {:.2} ms",
-        v["decisions"],
-        f("decisions_per_second"),
-        f("decision_ms_median"),
-        f("decision_ms_p99")
-    );
+    print_decisions(v);
     print_wall(v);
 }
