@@ -139,7 +139,7 @@ fn fitness(args: &TuneArgs, w: &Weights, games: &[Game], stop: &AtomicBool) -> O
         .par_iter()
         .map(|g| {
             let mut ai = Ai::new(cfg.clone());
-            play_from(g.clone(), &mut ai, args.line_cap, None, stop)
+            play_from(*g, &mut ai, args.line_cap, None, stop)
                 .map(|end| (end.score_uncapped as f64, end.lines_value() as f64))
         })
         .collect();
