@@ -891,6 +891,76 @@ pub fn locked_at(game: &Game, o: Orientation, x: i8, y: i8) -> bool {
         && game.y as i8 == y
 }
 
+/// The lock the AI player plays for the current piece of `game` (it sees the next piece at
+/// once: its reaction time is taken as 0), with the inputs it holds from this frame on.
+/// `None` when no piece is under control or it does not lock within a few thousand frames.
+pub fn ai_choice(cfg: &nestris_ai::AiConfig, game: &Game) -> Option<Lock> {
+    if !game.piece_active() {
+        return None;
+    }
+    let mut ai = nestris_ai::Ai::new(nestris_ai::AiConfig {
+        reaction: 0,
+        ..cfg.clone()
+    });
+    let mut g = *game;
+    let mut inputs = Vec::new();
+    while g.piece_active() && inputs.len() < 6000 {
+        let b = ai.next_input(&g);
+        g.step(b);
+        inputs.push(b);
+    }
+    let o = Orientation::from_id(g.piece)?;
+    if g.play_state == PlayState::PlayerControlsActiveTetrimino {
+        return None;
+    }
+    let (x, y) = (g.x as i8, g.y as i8);
+    Some(Lock {
+        action: placement_action(o, x, y)?,
+        orientation: o,
+        x,
+        y,
+        inputs,
+        tops_out: g.game_over(),
+    })
+}
+
+/// What replaying a recording on the engine gave ([`check_replay`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayCheck {
+    /// The game at the end of the replay.
+    pub game: Game,
+    /// Frames replayed.
+    pub frames: u64,
+    /// Whether every recorded frame was played (the game did not end early) and the end
+    /// is the one the file records.
+    pub matches: bool,
+}
+
+/// Replays a NES recording headless, as `nestris replay --check` does: its inputs from its
+/// start (departures set) until the game ends, and compares the end with the recorded one.
+/// `None` for a classic rule set's recording (version 3).
+pub fn check_replay(r: &Replay) -> Option<ReplayCheck> {
+    if r.classic.is_some() {
+        return None;
+    }
+    let mut game = r.start_game();
+    let mut frames = 0u64;
+    for &b in &r.inputs {
+        if game.ended() {
+            break;
+        }
+        game.step(b);
+        frames += 1;
+    }
+    let matches = frames as usize == r.inputs.len()
+        && r.outcome.is_none_or(|o| o == crate::nes::outcome(&game));
+    Some(ReplayCheck {
+        game,
+        frames,
+        matches,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1079,7 +1149,26 @@ mod tests {
             }
             assert_eq!(g.ending, nestris_engine::Ending::ToppedOut);
             assert_eq!(Some(crate::nes::outcome(&g)), replay.outcome);
+            let c = check_replay(&replay).unwrap();
+            assert!(c.matches && c.game == g);
+            let mut edited = replay.clone();
+            edited.inputs.truncate(env.inputs.len() / 2);
+            assert!(!check_replay(&edited).unwrap().matches);
         }
+    }
+
+    /// The AI's lock is one of the unmasked actions and its inputs reach it.
+    #[test]
+    fn ai_choice_is_unmasked() {
+        let cfg = placement(18, 30, 0, false);
+        let ai = nestris_ai::AiConfig::default();
+        let mut env = Env::new(&cfg, 5, 0);
+        for _ in 0..20 {
+            let l = ai_choice(&ai, &env.game).unwrap();
+            assert!(env.locks.iter().any(|m| m.action == l.action), "{l:?}");
+            env.step(&cfg, l.action as i64).unwrap();
+        }
+        assert!(env.running);
     }
 
     #[test]
