@@ -100,8 +100,9 @@ class NesTetrisEnv(gym.Env):
         return self._core.placements()
 
     def simulate(self, inputs: bytes):
-        """Plays ``inputs`` on a copy of the game; returns (piece under control,
-        orientation id, x, y, play state) after them. The game does not move."""
+        """Plays ``inputs`` on a copy of the game, stopping once the piece under control
+        has left control; returns (piece under control, orientation id, x, y, play state,
+        frames played). The game does not move."""
         return self._core.simulate(bytes(inputs))
 
     def save_replay(self, path: str | os.PathLike) -> None:

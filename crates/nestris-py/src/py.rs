@@ -343,14 +343,21 @@ impl PyEnv {
         self.env()?.locks.iter().map(|l| lock_dict(py, l)).collect()
     }
 
-    /// Plays `inputs` on a copy of the game: (piece under control, orientation id, x, y,
-    /// play state) after them. The game itself does not move.
-    fn simulate(&self, inputs: &[u8]) -> PyResult<(bool, u8, u8, u8, u8)> {
+    /// Plays `inputs` on a copy of the game, stopping early once the piece under control at
+    /// the start has left control: (piece under control, orientation id, x, y, play state,
+    /// frames played). The game itself does not move.
+    fn simulate(&self, inputs: &[u8]) -> PyResult<(bool, u8, u8, u8, u8, usize)> {
         let mut g = self.env()?.game;
+        let was_active = g.piece_active();
+        let mut n = 0;
         for &b in inputs {
             g.step(b);
+            n += 1;
+            if was_active && !g.piece_active() {
+                break;
+            }
         }
-        Ok((g.piece_active(), g.piece, g.x, g.y, g.play_state as u8))
+        Ok((g.piece_active(), g.piece, g.x, g.y, g.play_state as u8, n))
     }
 
     /// The game as an RGB image (H, W, 3) uint8 in the level's NES colours.
