@@ -36,7 +36,10 @@ fn int_option(name: &str, v: &Bound<'_, PyAny>, lo: i64, hi: i64) -> PyResult<i6
     let n: i64 = v.extract().map_err(|_| {
         PyTypeError::new_err(format!(
             "option {name} must be an int, got {}",
-            v.get_type().name().map(|s| s.to_string()).unwrap_or_default()
+            v.get_type()
+                .name()
+                .map(|s| s.to_string())
+                .unwrap_or_default()
         ))
     })?;
     if n < lo || n > hi {
@@ -54,7 +57,9 @@ fn str_option(name: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
 
 fn bool_option(name: &str, v: &Bound<'_, PyAny>) -> PyResult<bool> {
     if !v.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(PyTypeError::new_err(format!("option {name} must be a bool")));
+        return Err(PyTypeError::new_err(format!(
+            "option {name} must be a bool"
+        )));
     }
     v.extract()
 }
@@ -91,7 +96,9 @@ fn config(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<EnvConfig> {
     }
     let placement = cfg.mode == Mode::Placement;
     // A format fixes several options; those given as well must agree.
-    let format = get("format")?.map(|v| str_option("format", &v)).transpose()?;
+    let format = get("format")?
+        .map(|v| str_option("format", &v))
+        .transpose()?;
     match format.as_deref() {
         None => {}
         Some("field") | Some("vanilla") => {
@@ -144,7 +151,11 @@ fn config(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<EnvConfig> {
     if let Some(v) = get("double_killscreen")? {
         let d = bool_option("double_killscreen", &v)?;
         if format.is_some() {
-            fixed("double_killscreen", d.to_string(), cfg.double_killscreen.to_string())?;
+            fixed(
+                "double_killscreen",
+                d.to_string(),
+                cfg.double_killscreen.to_string(),
+            )?;
         }
         cfg.double_killscreen = d;
     }
@@ -206,7 +217,9 @@ fn config(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<EnvConfig> {
             .extract::<f64>()
             .ok()
             .filter(|p| p.is_finite())
-            .ok_or_else(|| PyValueError::new_err("option invalid_penalty must be a finite number"))?;
+            .ok_or_else(|| {
+                PyValueError::new_err("option invalid_penalty must be a finite number")
+            })?;
     }
     cfg.invalid_action = InvalidAction::Terminate(penalty);
     if let Some(v) = get("invalid_action")? {
@@ -290,7 +303,11 @@ impl PyEnv {
             .map_err(|_| {
                 PyTypeError::new_err(format!(
                     "action must be an int, got {}",
-                    action.get_type().name().map(|s| s.to_string()).unwrap_or_default()
+                    action
+                        .get_type()
+                        .name()
+                        .map(|s| s.to_string())
+                        .unwrap_or_default()
                 ))
             })?;
         let cfg = &self.cfg;
@@ -340,7 +357,11 @@ impl PyEnv {
 
     /// The reachable locks of the current piece (placement mode).
     fn placements<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        self.env()?.locks.iter().map(|l| lock_dict(py, l)).collect()
+        self.env()?
+            .placements()
+            .iter()
+            .map(|l| lock_dict(py, l))
+            .collect()
     }
 
     /// Plays `inputs` on a copy of the game, stopping early once the piece under control at
@@ -368,7 +389,7 @@ impl PyEnv {
             )));
         }
         let img = render::rgb(&self.env()?.game, scale);
-        Ok(PyArray1::from_vec(py, img).reshape([render::HEIGHT * scale, render::WIDTH * scale, 3])?)
+        PyArray1::from_vec(py, img).reshape([render::HEIGHT * scale, render::WIDTH * scale, 3])
     }
 
     /// The game as text.
@@ -455,7 +476,11 @@ struct PyBatch {
 impl PyBatch {
     #[new]
     #[pyo3(signature = (num_envs, seed, **kwargs))]
-    fn new(num_envs: i64, seed: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    fn new(
+        num_envs: i64,
+        seed: &Bound<'_, PyAny>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
         let mut cfg = config(kwargs)?;
         cfg.record = false;
         if !(1..=1 << 20).contains(&num_envs) {
@@ -574,8 +599,7 @@ impl PyAi {
         hz: Option<&Bound<'_, PyAny>>,
         reaction: i64,
     ) -> PyResult<Self> {
-        let mut cfg = AiConfig::default();
-        cfg.weights = match weights {
+        let weights = match weights {
             Some(path) => {
                 let text = std::fs::read_to_string(&path).map_err(|e| {
                     pyo3::exceptions::PyOSError::new_err(format!(
@@ -593,6 +617,10 @@ impl PyAi {
                     nestris_ai::eval::PRESETS.join(", ")
                 ))
             })?,
+        };
+        let mut cfg = AiConfig {
+            weights,
+            ..AiConfig::default()
         };
         if let Some(h) = hz.filter(|h| !h.is_none()) {
             cfg.input = tap_speed(h)?;
@@ -613,7 +641,11 @@ impl PyAi {
     /// at once, at `env`'s tap speed in placement mode): a dict with `action` (the
     /// placement index), `orientation`, `x`, `y`, `inputs`; `None` when no piece is under
     /// control.
-    fn best<'py>(&self, py: Python<'py>, env: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyDict>>> {
+    fn best<'py>(
+        &self,
+        py: Python<'py>,
+        env: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
         let core = core_env(env)?;
         let core = core.borrow();
         let mut cfg = self.cfg.clone();
@@ -704,8 +736,10 @@ fn action_lock(kind: u8, action: usize) -> PyResult<Option<(u8, i8, i8)>> {
             "bad piece kind {kind}: expected 0..=6 (T J Z O S L I)"
         )));
     }
-    Ok(env::action_lock(PieceKind::from_index(kind as usize), action)
-        .map(|(o, x, y)| (o as u8, x, y)))
+    Ok(
+        env::action_lock(PieceKind::from_index(kind as usize), action)
+            .map(|(o, x, y)| (o as u8, x, y)),
+    )
 }
 
 #[pymodule]

@@ -347,14 +347,28 @@ pub struct Lock {
     pub inputs: Vec<u8>,
     /// Whether the lock ends the game (it leaves minos above the board).
     pub tops_out: bool,
+    /// Its index in the search.
+    pub index: usize,
 }
 
 /// Every lock the current piece of `game` can reach at tap speed `input`, each with the
 /// inputs that reach it (every move pressed as early as the tap speed allows). Empty when no
 /// piece is under control.
 pub fn reachable_locks(game: &Game, input: &InputModel) -> Vec<Lock> {
-    if !game.piece_active() {
+    let Some((search, mut locks)) = search_locks(game, input) else {
         return Vec::new();
+    };
+    let reach = search.reach_sets_from(0);
+    for l in &mut locks {
+        l.inputs = plan(&search, &reach, l.index);
+    }
+    locks
+}
+
+/// The search from `game`'s current state and its locks without their inputs.
+fn search_locks(game: &Game, input: &InputModel) -> Option<(Search, Vec<Lock>)> {
+    if !game.piece_active() {
+        return None;
     }
     let board = Board::from_playfield(&game.playfield);
     let timing = nestris_ai::search::Timing {
@@ -372,26 +386,31 @@ pub fn reachable_locks(game: &Game, input: &InputModel) -> Vec<Lock> {
         input,
         game.held,
     );
-    let reach = search.reach_sets_from(0);
-    search
+    let locks = search
         .locks
         .iter()
         .enumerate()
-        .filter_map(|(i, l)| {
+        .filter_map(|(index, l)| {
             let o = Orientation::from_id(l.o)?;
-            let inputs = search
-                .plan_from(0, 0, i, &reach)
-                .unwrap_or_else(|| search.plan_to_lock(i));
             Some(Lock {
                 action: placement_action(o, l.x, l.y)?,
                 orientation: o,
                 x: l.x,
                 y: l.y,
-                inputs,
+                inputs: Vec::new(),
                 tops_out: l.tops_out,
+                index,
             })
         })
-        .collect()
+        .collect();
+    Some((search, locks))
+}
+
+/// The inputs of lock `index`: every move as early as it keeps the lock in reach.
+fn plan(search: &Search, reach: &[Vec<nestris_ai::search::ReachSet>], index: usize) -> Vec<u8> {
+    search
+        .plan_from(0, 0, index, reach)
+        .unwrap_or_else(|| search.plan_to_lock(index))
 }
 
 /// Lines cleared so far (B-type counts its 25 down).
@@ -402,6 +421,21 @@ fn lines_done(g: &Game) -> u32 {
         g.lines_value()
     }
 }
+
+/// The ten cells of each row bit pattern (bit x = column x).
+static ROW_CELLS: [[u8; 10]; 1024] = {
+    let mut t = [[0u8; 10]; 1024];
+    let mut bits = 0;
+    while bits < 1024 {
+        let mut x = 0;
+        while x < 10 {
+            t[bits][x] = (bits >> x & 1) as u8;
+            x += 1;
+        }
+        bits += 1;
+    }
+    t
+};
 
 /// Writes the observation of `g`:
 ///
@@ -423,12 +457,15 @@ pub fn write_obs(
     stats: &mut [i64],
     timers: &mut [i32],
 ) {
-    let rows = g.playfield.visible_rows();
-    for (r, &bits) in rows.iter().enumerate() {
-        let out = &mut board[r * 10..r * 10 + 10];
-        for (x, cell) in out.iter_mut().enumerate() {
-            *cell = (bits >> x & 1) as u8;
+    // Row y is bits 10y..10y+9 of the page's occupancy (bit x = column x).
+    let occ = g.playfield.occupancy();
+    for (y, out) in board.chunks_exact_mut(10).enumerate().take(20) {
+        let (w, b) = (y * 10 / 64, y * 10 % 64);
+        let mut bits = occ[w] >> b;
+        if b > 54 {
+            bits |= occ[w + 1] << (64 - b);
         }
+        out.copy_from_slice(&ROW_CELLS[(bits & 0x3FF) as usize]);
     }
     let o = Orientation::from_id(g.piece);
     piece[0] = g.piece_active() as i32;
@@ -481,8 +518,10 @@ pub struct Env {
     pub inputs: Vec<u8>,
     /// Frames played since the start.
     pub frames: u64,
-    /// The current piece's reachable locks (placement mode).
+    /// The current piece's reachable locks (placement mode), without their inputs (those
+    /// are planned for the chosen lock only; [`Env::placements`] gives them all).
     pub locks: Vec<Lock>,
+    search: Option<Box<Search>>,
     /// Whether the episode is running.
     pub running: bool,
 }
@@ -503,6 +542,7 @@ impl Env {
             inputs: Vec::new(),
             frames: 0,
             locks: Vec::new(),
+            search: None,
             running: true,
         };
         env.advance(cfg, 0);
@@ -522,7 +562,8 @@ impl Env {
     }
 
     fn capped(&self, cfg: &EnvConfig) -> bool {
-        cfg.line_cap.is_some_and(|cap| lines_done(&self.game) >= cap)
+        cfg.line_cap
+            .is_some_and(|cap| lines_done(&self.game) >= cap)
     }
 
     /// Plays idle frames to the next decision; returns `played` plus the frames played. In
@@ -540,7 +581,11 @@ impl Env {
                     return played;
                 }
                 if idle >= cfg.reaction {
-                    self.locks = reachable_locks(&self.game, &cfg.input);
+                    // A piece is under control, so the search has a root.
+                    if let Some((search, locks)) = search_locks(&self.game, &cfg.input) {
+                        self.search = Some(Box::new(search));
+                        self.locks = locks;
+                    }
                     return played;
                 }
                 idle += 1;
@@ -550,6 +595,19 @@ impl Env {
             self.frame(cfg, 0);
             played += 1;
         }
+    }
+
+    /// The current piece's reachable locks with their inputs (placement mode).
+    pub fn placements(&self) -> Vec<Lock> {
+        let Some(search) = &self.search else {
+            return Vec::new();
+        };
+        let reach = search.reach_sets_from(0);
+        let mut locks = self.locks.clone();
+        for l in &mut locks {
+            l.inputs = plan(search, &reach, l.index);
+        }
+        locks
     }
 
     /// The action mask of placement mode (1 = a reachable lock), into `mask`
@@ -603,7 +661,11 @@ impl Env {
                         }
                     };
                 };
-                let inputs = self.locks.swap_remove(i).inputs;
+                let index = self.locks[i].index;
+                let inputs = match self.search.take() {
+                    Some(search) => plan(&search, &search.reach_sets_from(0), index),
+                    None => Vec::new(),
+                };
                 self.locks.clear();
                 for &b in &inputs {
                     self.frame(cfg, b);
@@ -630,12 +692,19 @@ impl Env {
         if r.terminated || r.truncated {
             self.running = false;
             self.locks.clear();
+            self.search = None;
         }
         Ok(r)
     }
 
     /// Writes the observation ([`write_obs`]).
-    pub fn write_obs(&self, board: &mut [u8], piece: &mut [i32], stats: &mut [i64], timers: &mut [i32]) {
+    pub fn write_obs(
+        &self,
+        board: &mut [u8],
+        piece: &mut [i32],
+        stats: &mut [i64],
+        timers: &mut [i32],
+    ) {
         write_obs(&self.game, board, piece, stats, timers);
     }
 
@@ -860,24 +929,22 @@ impl Batch {
             .zip(out.terminated.par_iter_mut())
             .zip(out.truncated.par_iter_mut())
             .zip(masks.par_iter_mut())
-            .for_each(
-                |((((((((((e, k), &a), b), p), s), t), rw), te), tr), m)| {
-                    let r = if e.running {
-                        e.step(cfg, a).unwrap_or_default()
-                    } else {
-                        *e = Env::new(cfg, e.seed, *k);
-                        *k += 1;
-                        StepResult::default()
-                    };
-                    *rw = r.reward;
-                    *te = r.terminated;
-                    *tr = r.truncated;
-                    e.write_obs(b, p, s, t);
-                    if placement {
-                        e.write_mask(m);
-                    }
-                },
-            );
+            .for_each(|((((((((((e, k), &a), b), p), s), t), rw), te), tr), m)| {
+                let r = if e.running {
+                    e.step(cfg, a).unwrap_or_default()
+                } else {
+                    *e = Env::new(cfg, e.seed, *k);
+                    *k += 1;
+                    StepResult::default()
+                };
+                *rw = r.reward;
+                *te = r.terminated;
+                *tr = r.truncated;
+                e.write_obs(b, p, s, t);
+                if placement {
+                    e.write_mask(m);
+                }
+            });
         Ok(())
     }
 }
@@ -921,6 +988,7 @@ pub fn ai_choice(cfg: &nestris_ai::AiConfig, game: &Game) -> Option<Lock> {
         y,
         inputs,
         tops_out: g.game_over(),
+        index: 0,
     })
 }
 
@@ -999,7 +1067,7 @@ mod tests {
                 if !env.running || env.locks.is_empty() {
                     break;
                 }
-                for l in &env.locks {
+                for l in &env.placements() {
                     let mut g = env.game;
                     for &b in &l.inputs {
                         assert!(g.piece_active(), "piece left control before the last input");
@@ -1072,11 +1140,23 @@ mod tests {
             let n = 5;
             let mut batch = Batch::new(cfg.clone(), n, 40).unwrap();
             let mut singles: Vec<Env> = (0..n as u64).map(|i| Env::new(&cfg, 40 + i, 0)).collect();
-            let ml = if mode == Mode::Placement { PLACEMENT_ACTIONS } else { 0 };
-            let (mut b, mut p, mut s, mut t) =
-                (vec![0; n * 200], vec![0; n * 6], vec![0; n * 3], vec![0; n * 9]);
-            let (mut rw, mut te, mut tr, mut m) =
-                (vec![0.0; n], vec![false; n], vec![false; n], vec![0i8; n * ml]);
+            let ml = if mode == Mode::Placement {
+                PLACEMENT_ACTIONS
+            } else {
+                0
+            };
+            let (mut b, mut p, mut s, mut t) = (
+                vec![0; n * 200],
+                vec![0; n * 6],
+                vec![0; n * 3],
+                vec![0; n * 9],
+            );
+            let (mut rw, mut te, mut tr, mut m) = (
+                vec![0.0; n],
+                vec![false; n],
+                vec![false; n],
+                vec![0i8; n * ml],
+            );
             let mut ended = 0;
             for step in 0..400 {
                 let actions: Vec<i64> = singles
@@ -1124,7 +1204,10 @@ mod tests {
     /// episode did (topped out, after the curtain).
     #[test]
     fn replay_reproduces_the_episode() {
-        for (mode, gt, h) in [(Mode::Placement, GameType::A, 0), (Mode::Placement, GameType::B, 3)] {
+        for (mode, gt, h) in [
+            (Mode::Placement, GameType::A, 0),
+            (Mode::Placement, GameType::B, 3),
+        ] {
             let cfg = EnvConfig {
                 mode,
                 level: 15,
@@ -1174,12 +1257,41 @@ mod tests {
     #[test]
     fn bad_options_are_named() {
         let cases: [(EnvConfig, &str); 5] = [
-            (EnvConfig { height: 6, game_type: GameType::B, ..EnvConfig::default() }, "b_height"),
-            (EnvConfig { height: 2, ..EnvConfig::default() }, "game_type='B'"),
-            (EnvConfig { frame_skip: 0, ..EnvConfig::default() }, "frame_skip"),
-            (EnvConfig { line_cap: Some(0), ..EnvConfig::default() }, "line_cap"),
             (
-                EnvConfig { game_type: GameType::B, line_cap: Some(10), ..EnvConfig::default() },
+                EnvConfig {
+                    height: 6,
+                    game_type: GameType::B,
+                    ..EnvConfig::default()
+                },
+                "b_height",
+            ),
+            (
+                EnvConfig {
+                    height: 2,
+                    ..EnvConfig::default()
+                },
+                "game_type='B'",
+            ),
+            (
+                EnvConfig {
+                    frame_skip: 0,
+                    ..EnvConfig::default()
+                },
+                "frame_skip",
+            ),
+            (
+                EnvConfig {
+                    line_cap: Some(0),
+                    ..EnvConfig::default()
+                },
+                "line_cap",
+            ),
+            (
+                EnvConfig {
+                    game_type: GameType::B,
+                    line_cap: Some(10),
+                    ..EnvConfig::default()
+                },
                 "line_cap",
             ),
         ];
@@ -1187,6 +1299,10 @@ mod tests {
             let e = cfg.check().unwrap_err().to_string();
             assert!(e.contains(word), "{e}");
         }
-        assert!("placment".parse::<Mode>().unwrap_err().to_string().contains("'placement'"));
+        assert!("placment"
+            .parse::<Mode>()
+            .unwrap_err()
+            .to_string()
+            .contains("'placement'"));
     }
 }

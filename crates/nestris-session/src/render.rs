@@ -48,7 +48,9 @@ fn block(img: &mut [u8], scale: usize, px: usize, py: usize, tile: Tile, level: 
 
 /// The piece under control is drawn (the game draws it from `currentPiece` while it moves).
 fn shown_piece(g: &Game) -> Option<Orientation> {
-    g.piece_active().then(|| Orientation::from_id(g.piece)).flatten()
+    g.piece_active()
+        .then(|| Orientation::from_id(g.piece))
+        .flatten()
 }
 
 /// The game as an RGB image, `HEIGHT * scale` rows of `WIDTH * scale` pixels, 3 bytes each:
@@ -60,12 +62,27 @@ pub fn rgb(g: &Game, scale: usize) -> Vec<u8> {
     let grey = palette_rgb(FRAME);
     let black = palette_rgb(BLACK);
     fill(&mut img, scale, 0, 0, WIDTH, HEIGHT, grey);
-    fill(&mut img, scale, FIELD.0, FIELD.1, 10 * CELL, 20 * CELL, black);
+    fill(
+        &mut img,
+        scale,
+        FIELD.0,
+        FIELD.1,
+        10 * CELL,
+        20 * CELL,
+        black,
+    );
     fill(&mut img, scale, NEXT.0, NEXT.1, NEXT.2, NEXT.3, black);
     for y in 0..20 {
         for x in 0..10 {
             let t = g.playfield.tile_at(x, y);
-            block(&mut img, scale, FIELD.0 + x * CELL, FIELD.1 + y * CELL, t, g.level);
+            block(
+                &mut img,
+                scale,
+                FIELD.0 + x * CELL,
+                FIELD.1 + y * CELL,
+                t,
+                g.level,
+            );
         }
     }
     if let Some(o) = shown_piece(g) {
@@ -157,8 +174,16 @@ mod tests {
             let px = FIELD.0 + (g.x as i32 + dx as i32) as usize * CELL;
             let py = FIELD.1 + (g.y as i32 + dy as i32) as usize * CELL;
             let c = tile_colors(o.kind().tile(), level).unwrap();
-            assert_eq!(pixel(&img, scale, px + 6, py + 6), palette_rgb(c.body), "level {level}");
-            assert_eq!(pixel(&img, scale, px + 1, py + 1), palette_rgb(c.accent), "level {level}");
+            assert_eq!(
+                pixel(&img, scale, px + 6, py + 6),
+                palette_rgb(c.body),
+                "level {level}"
+            );
+            assert_eq!(
+                pixel(&img, scale, px + 1, py + 1),
+                palette_rgb(c.accent),
+                "level {level}"
+            );
             assert_eq!(pixel(&img, scale, px + 7, py + 7), palette_rgb(BLACK));
         }
     }
