@@ -1,4 +1,4 @@
-//! What every nestris front-end shares (the terminal commands now; HTTP and Python later),
+//! What every nestris front-end shares (the terminal commands, HTTP, Python),
 //! so that a front-end only turns its input into these calls and their results into its
 //! output:
 //!
@@ -10,6 +10,9 @@
 //!   recording.
 //! - [`run`]: a game being played, counted and recorded ([`Run`]); [`replayfile`], the
 //!   replay format and its recorder.
+//! - [`env`]: the game as a reinforcement-learning environment (frame and placement modes,
+//!   action masks, N games on all cores, replay export), what the Python package wraps;
+//!   [`render`], RGB and text pictures of a game.
 //! - [`bench`]: headless games to the end, the benchmark runner on all cores, and its report
 //!   in the field's format; [`gamecsv`], the per-game CSV that makes a run resumable.
 #![warn(missing_docs)]
