@@ -329,13 +329,30 @@ impl Server {
     }
 }
 
-/// Reads one request: method, target, body; `Err` is the answer to give instead.
-fn read_request(stream: &TcpStream) -> Result<(String, String, Vec<u8>), Response> {
-    let mut reader = BufReader::new(stream.take((MAX_HEAD + MAX_BODY) as u64 + 1));
+/// A request as read from a connection: method, target (path and query), body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawRequest {
+    /// `GET`, `POST`, ...
+    pub method: String,
+    /// The path and query.
+    pub target: String,
+    /// The body (`Content-Length` bytes).
+    pub body: Vec<u8>,
+}
+
+/// Reads one HTTP/1.x request from `reader` (a connection: the server sets its timeouts):
+/// the head up to [`MAX_HEAD`] bytes, a body up to [`MAX_BODY`]; no more than their sum plus
+/// one byte is ever read, and nothing is allocated beyond it. `Err` is the answer to give
+/// instead (400, 413, 431 or 505).
+pub fn read_request<R: Read>(reader: R) -> Result<RawRequest, Response> {
+    let mut reader = BufReader::new(reader.take((MAX_HEAD + MAX_BODY) as u64 + 1));
     let mut head = Vec::new();
     loop {
         let mut line = Vec::new();
-        let n = reader
+        // One line at most the room left in the head (plus one byte to tell it overflows).
+        let room = (MAX_HEAD + 1).saturating_sub(head.len()) as u64;
+        let n = (&mut reader)
+            .take(room)
             .read_until(b'\n', &mut line)
             .map_err(|_| Response::error(400, None, "the request could not be read"))?;
         if n == 0 {
@@ -398,7 +415,11 @@ fn read_request(stream: &TcpStream) -> Result<(String, String, Vec<u8>), Respons
     reader
         .read_exact(&mut body)
         .map_err(|_| Response::error(400, None, "the body is shorter than its Content-Length"))?;
-    Ok((method.to_string(), target.to_string(), body))
+    Ok(RawRequest {
+        method: method.to_string(),
+        target: target.to_string(),
+        body,
+    })
 }
 
 fn reason(status: u16) -> &'static str {
@@ -433,7 +454,11 @@ fn serve_connection(mut stream: TcpStream, config: &Config, in_flight: &Arc<Atom
     let _ = stream.set_write_timeout(Some(Duration::from_secs(5)));
     let response = match read_request(&stream) {
         Err(r) => r,
-        Ok((method, target, body)) => match route_only(&method, &target, &body) {
+        Ok(RawRequest {
+            method,
+            target,
+            body,
+        }) => match route_only(&method, &target, &body) {
             Routed::Now(r) => r,
             Routed::Compute(f) => analyse_limited(f, config, in_flight),
         },
