@@ -238,6 +238,82 @@ mod tests {
         assert_eq!(route("DELETE", "/v1/best", b"").status, 405);
         assert_eq!(route("POST", "/v1/best", b"[1]").status, 400);
     }
+
+    /// A reader that counts what is read from it.
+    struct Counted<R> {
+        inner: R,
+        read: usize,
+    }
+
+    impl<R: Read> Read for Counted<R> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.inner.read(buf)?;
+            self.read += n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn requests_are_read_within_their_limits() {
+        let ok =
+            read_request(&b"POST /v1/best?x=1 HTTP/1.1\r\nContent-Length: 4\r\n\r\nabcdEXTRA"[..])
+                .expect("reads");
+        assert_eq!(
+            (ok.method.as_str(), ok.target.as_str(), &ok.body[..]),
+            ("POST", "/v1/best?x=1", &b"abcd"[..])
+        );
+        // Bare LF line ends are read too.
+        assert!(read_request(&b"GET /ping HTTP/1.0\n\n"[..]).is_ok());
+        for (bytes, status) in [
+            (&b"GET /ping HTTP/2\r\n\r\n"[..], 505),
+            (b"GET /ping\r\n\r\n", 400),
+            (b"GET /ping HTTP/1.1\r\nHost: x\r\n", 400),
+            (b"POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc", 400),
+            (b"POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", 400),
+            (
+                b"POST / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+                400,
+            ),
+            (b"POST / HTTP/1.1\r\nContent-Length: 65537\r\n\r\n", 413),
+            (b"GET /\xff HTTP/1.1\r\n\r\n", 400),
+        ] {
+            let r = read_request(bytes).expect_err("refused");
+            assert_eq!(
+                r.status,
+                status,
+                "{:?}: {}",
+                String::from_utf8_lossy(bytes),
+                r.body
+            );
+        }
+        // A head that never ends, with or without line breaks: 431 after at most the head's
+        // limit and one byte.
+        for line in [&b"a"[..], b"X-A: b\r\n"] {
+            let mut endless = Counted {
+                inner: Cycle(line),
+                read: 0,
+            };
+            let r = read_request(&mut endless).expect_err("refused");
+            assert_eq!(r.status, 431, "{}", r.body);
+            assert!(
+                endless.read <= MAX_HEAD + MAX_BODY + 1,
+                "{} bytes read",
+                endless.read
+            );
+        }
+    }
+
+    /// `line` repeated without end.
+    struct Cycle(&'static [u8]);
+
+    impl Read for Cycle {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            for (i, b) in buf.iter_mut().enumerate() {
+                *b = self.0[i % self.0.len()];
+            }
+            Ok(buf.len())
+        }
+    }
 }
 
 trait FieldOf {
