@@ -463,12 +463,11 @@ fn movelist(req: &Request, a: &analysis::Answer, playouts: (usize, usize)) -> Re
         let mut total = 0.0;
         let (count, length) = playouts;
         if count * length > 0 && !head.topped_out {
-            for seq in playout_sequences(count, length, last) {
-                let mut s = steps.clone();
-                s.extend(seq.iter().map(|&k| analysis::Step::Greedy(k)));
-                let Ok(l) = analysis::line(q, &s) else {
-                    continue;
-                };
+            let tails: Vec<Vec<analysis::Step>> = playout_sequences(count, length, last)
+                .into_iter()
+                .map(|seq| seq.into_iter().map(analysis::Step::Greedy).collect())
+                .collect();
+            for l in analysis::lines(q, &steps, &tails).unwrap_or_default() {
                 total += l.value;
                 if !l.topped_out {
                     lines.push(l);

@@ -332,49 +332,75 @@ pub enum Step {
     Best(PieceKind),
 }
 
-/// Plays `steps` from the query's position: the first step is the current piece's (a
-/// [`Step::Lock`] it can reach), each later one the piece after. An error if the first lock
-/// is not reachable.
-pub fn line(q: &Query, steps: &[Step]) -> Result<Line, AnalysisError> {
-    let (_, reach) = root(q)?;
-    let p = &q.position;
-    let mut summaries: Vec<nestris_ai::MoveSummary> = Vec::new();
-    let mut out = Line {
-        pieces: Vec::new(),
-        locks: Vec::new(),
-        board: rows_of(&reach.board),
-        value: 0.0,
-        topped_out: false,
-    };
-    let eval_at = |level: u8| {
-        Evaluator::new(q.ai.weights.at(level, q.double_killscreen).clone())
-            .with_input(q.ai.input.clone())
-    };
-    let mut pos = reach;
-    let mut last_board = pos.board;
-    let mut last_level = p.level;
-    let mut prev_lock: Option<NesLock> = None;
-    for (i, step) in steps.iter().enumerate() {
-        let kind = match *step {
-            Step::Lock(o, _, _) => o.kind(),
-            Step::Greedy(k) | Step::Best(k) => k,
-        };
-        if let Some(prev) = &prev_lock {
+/// A [`Line`] being played.
+#[derive(Clone)]
+struct Walk {
+    pos: NesReach,
+    prev: Option<NesLock>,
+    summaries: Vec<nestris_ai::MoveSummary>,
+    last_board: Board,
+    last_level: u8,
+    out: Line,
+}
+
+fn kind_of(step: &Step) -> PieceKind {
+    match *step {
+        Step::Lock(o, _, _) => o.kind(),
+        Step::Greedy(k) | Step::Best(k) => k,
+    }
+}
+
+fn evaluator(q: &Query, level: u8) -> Evaluator {
+    Evaluator::new(q.ai.weights.at(level, q.double_killscreen).clone())
+        .with_input(q.ai.input.clone())
+}
+
+impl Walk {
+    fn start(q: &Query) -> Result<Walk, AnalysisError> {
+        let (_, reach) = root(q)?;
+        Ok(Walk {
+            last_board: reach.board,
+            last_level: q.position.level,
+            out: Line {
+                pieces: Vec::new(),
+                locks: Vec::new(),
+                board: rows_of(&reach.board),
+                value: 0.0,
+                topped_out: false,
+            },
+            pos: reach,
+            prev: None,
+            summaries: Vec::new(),
+        })
+    }
+
+    /// Plays one step (`following`: the piece after it, if the line knows it). The first
+    /// step's lock must be reachable.
+    fn step(
+        &mut self,
+        q: &Query,
+        step: &Step,
+        following: Option<PieceKind>,
+    ) -> Result<(), AnalysisError> {
+        if self.out.topped_out {
+            return Ok(());
+        }
+        let kind = kind_of(step);
+        let first = self.prev.is_none();
+        if let Some(prev) = &self.prev {
             // The position after the previous lock, with this piece current.
-            match pos.after(prev) {
-                Some(a) => pos = a,
+            self.pos.next = Some(kind);
+            match self.pos.after(prev) {
+                Some(a) => self.pos = a,
                 None => {
-                    out.topped_out = true;
-                    break;
+                    self.out.topped_out = true;
+                    return Ok(());
                 }
             }
         }
-        pos.next = match steps.get(i + 1) {
-            Some(Step::Lock(o, _, _)) => Some(o.kind()),
-            Some(Step::Greedy(k) | Step::Best(k)) => Some(*k),
-            None => None,
-        };
-        let eval = eval_at(pos.timing.level);
+        let pos = &mut self.pos;
+        pos.next = following;
+        let eval = evaluator(q, pos.timing.level);
         let base = pos.summary();
         let one = |l: &NesLock| {
             let land = pos.landing(l);
@@ -388,17 +414,14 @@ pub fn line(q: &Query, steps: &[Step]) -> Result<Line, AnalysisError> {
                     .locks()
                     .into_iter()
                     .find(|l| (l.orientation, l.x, l.y) == (o, x, y));
-                match l {
-                    Some(l) => Some(l),
-                    None if i == 0 => {
-                        return Err(AnalysisError::Unreachable {
-                            orientation: o,
-                            x,
-                            y,
-                        })
-                    }
-                    None => None,
+                if l.is_none() && first {
+                    return Err(AnalysisError::Unreachable {
+                        orientation: o,
+                        x,
+                        y,
+                    });
                 }
+                l
             }
             Step::Greedy(_) => pos
                 .locks()
@@ -414,7 +437,7 @@ pub fn line(q: &Query, steps: &[Step]) -> Result<Line, AnalysisError> {
                 .map(|(l, _)| l),
             Step::Best(_) => {
                 if pos.next.is_some() {
-                    nestris_ai::best_lock(&pos, &eval).map(|(l, _)| l)
+                    nestris_ai::best_lock(&*pos, &eval).map(|(l, _)| l)
                 } else {
                     // Nothing after it is known: as the analysis does, the expectation over
                     // the seven.
@@ -441,42 +464,78 @@ pub fn line(q: &Query, steps: &[Step]) -> Result<Line, AnalysisError> {
             }
         };
         let Some(l) = chosen else {
-            out.topped_out = true;
-            break;
+            self.out.topped_out = true;
+            return Ok(());
         };
         let (land, m) = one(&l);
-        summaries.push(m);
-        out.pieces.push(kind);
-        out.locks.push((l.orientation, l.x, l.y));
-        last_board = land.board;
-        last_level = pos.timing.level;
-        out.board = rows_of(&land.board);
-        prev_lock = Some(l);
+        self.summaries.push(m);
+        self.out.pieces.push(kind);
+        self.out.locks.push((l.orientation, l.x, l.y));
+        self.last_board = land.board;
+        self.last_level = self.pos.timing.level;
+        self.out.board = rows_of(&land.board);
+        self.prev = Some(l);
         if l.tops_out {
-            out.topped_out = true;
-            break;
+            self.out.topped_out = true;
         }
+        Ok(())
     }
-    // The evaluation is linear in the counts a move summary holds (clears, lock heights,
-    // points), so each lock's counts add their own share to the last lock's evaluation.
-    let eval = eval_at(last_level);
-    let mut value = match summaries.last() {
-        Some(m) => eval.cost(&last_board, m),
-        None => eval.cost(&last_board, &Default::default()),
-    };
-    for m in summaries.iter().rev().skip(1) {
-        let bare = nestris_ai::MoveSummary {
-            level: m.level,
-            double_killscreen: m.double_killscreen,
-            ..Default::default()
+
+    fn steps(&mut self, q: &Query, steps: &[Step]) -> Result<(), AnalysisError> {
+        for (i, step) in steps.iter().enumerate() {
+            self.step(q, step, steps.get(i + 1).map(kind_of))?;
+        }
+        Ok(())
+    }
+
+    /// The line, valued.
+    fn finish(mut self, q: &Query) -> Line {
+        // The evaluation is linear in the counts a move summary holds (clears, lock
+        // heights, points), so each lock's counts add their own share to the last lock's
+        // evaluation.
+        let eval = evaluator(q, self.last_level);
+        let mut value = match self.summaries.last() {
+            Some(m) => eval.cost(&self.last_board, m),
+            None => eval.cost(&self.last_board, &Default::default()),
         };
-        value += eval.cost(&last_board, m) - eval.cost(&last_board, &bare);
+        for m in self.summaries.iter().rev().skip(1) {
+            let bare = nestris_ai::MoveSummary {
+                level: m.level,
+                double_killscreen: m.double_killscreen,
+                ..Default::default()
+            };
+            value += eval.cost(&self.last_board, m) - eval.cost(&self.last_board, &bare);
+        }
+        if self.out.topped_out {
+            value += nestris_ai::reach::TOP_OUT * 2.0;
+        }
+        self.out.value = value;
+        self.out
     }
-    if out.topped_out {
-        value += nestris_ai::reach::TOP_OUT * 2.0;
-    }
-    out.value = value;
-    Ok(out)
+}
+
+/// Plays `steps` from the query's position: the first step is the current piece's (a
+/// [`Step::Lock`] it can reach), each later one the piece after. An error if the first lock
+/// is not reachable.
+pub fn line(q: &Query, steps: &[Step]) -> Result<Line, AnalysisError> {
+    let mut w = Walk::start(q)?;
+    w.steps(q, steps)?;
+    Ok(w.finish(q))
+}
+
+/// The lines that share `head` and go on with each of `tails` ([`line`] of `head` followed
+/// by each tail, with `head` played once; its last step sees no following piece).
+pub fn lines(q: &Query, head: &[Step], tails: &[Vec<Step>]) -> Result<Vec<Line>, AnalysisError> {
+    let mut w = Walk::start(q)?;
+    w.steps(q, head)?;
+    tails
+        .iter()
+        .map(|t| {
+            let mut b = w.clone();
+            b.steps(q, t)?;
+            Ok(b.finish(q))
+        })
+        .collect()
 }
 
 /// A board as 20 rows of `.`/`#`, top first.
