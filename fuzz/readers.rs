@@ -142,3 +142,77 @@ pub fn http(data: &[u8]) {
     let r = nestris_http::route(method, target, body);
     assert!((200..600).contains(&r.status), "status {}", r.status);
 }
+
+/// A `bench --games-csv` file that `--resume` reads (`gamecsv::parse`), for the NES and the
+/// classic rows: once with the options its own first line records (so the rows are reached),
+/// once with options of a run that did not write it.
+pub fn gamecsv(data: &[u8]) {
+    use nestris_session::bench::GameResult;
+    use nestris_session::classic::ClassicRow;
+    use nestris_session::gamecsv::{self, CsvRow, OPTIONS_PREFIX};
+    let own = std::str::from_utf8(data)
+        .ok()
+        .and_then(|t| t.lines().next())
+        .and_then(|l| l.strip_prefix(OPTIONS_PREFIX))
+        .and_then(|j| serde_json::from_str::<serde_json::Value>(j).ok());
+    let other = serde_json::json!({"seed": 0, "level": 18});
+    for options in own.iter().chain(std::iter::once(&other)) {
+        if let Ok(p) = gamecsv::parse::<GameResult>("fuzz.csv", data, options) {
+            assert!(p.complete <= data.len());
+            for g in &p.games {
+                // What was read, written again, reads back the same.
+                let line = g.to_line();
+                let fields: Vec<&str> = line.split(',').collect();
+                let back = GameResult::parse(&fields).expect("a written row reads back");
+                assert_eq!(back.to_line(), line);
+            }
+        }
+        let _ = gamecsv::parse::<ClassicRow>("fuzz.csv", data, options);
+    }
+}
+
+/// The tuner's state file (`tune --state`, TOML): read, and if it reads, its candidates drawn
+/// (a few), its mean weights built and its TOML read back.
+pub fn tune_state(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(mut c) = nestris_ai::tune::Cem::from_toml(text) {
+        assert!(c.population <= 1000);
+        for k in c.pending().into_iter().take(4) {
+            let _ = c.candidate(k);
+        }
+        let _ = c.mean_weights("fuzz");
+        let back = nestris_ai::tune::Cem::from_toml(&c.to_toml());
+        assert!(back.is_ok(), "to_toml output does not read back: {back:?}");
+        // Finish the generation (small populations: the fuzzer needs quick runs); the state
+        // after the refit reads back too.
+        if c.population <= 40 {
+            for k in c.pending() {
+                c.record(k, (k % 7) as f64);
+            }
+            let back = nestris_ai::tune::Cem::from_toml(&c.to_toml());
+            assert!(back.is_ok(), "the state after a generation does not read back: {back:?}");
+        }
+    }
+}
+
+/// The bytes a client sends to `nestris serve` (`read_request`: request line, headers,
+/// body); a request that reads is routed (health and version only: the analysis has its own
+/// target, `http`). Never a panic; errors are 4xx or 505.
+pub fn http_socket(data: &[u8]) {
+    match nestris_http::read_request(data) {
+        Ok(r) => {
+            assert!(r.body.len() <= nestris_http::MAX_BODY);
+            if r.target.starts_with("/v1/health") || r.target.starts_with("/v1/version") {
+                let _ = nestris_http::route(&r.method, &r.target, &r.body);
+            }
+        }
+        Err(e) => assert!(
+            (400..=505).contains(&e.status),
+            "status {}: {}",
+            e.status,
+            e.body
+        ),
+    }
+}

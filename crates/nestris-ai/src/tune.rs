@@ -443,11 +443,34 @@ impl Cem {
                 m.candidate, c.population
             )));
         }
-        if c.elite == 0 || c.elite >= c.population {
+        // The limits `Cem::new` sets (a population of billions would never finish a
+        // generation, and listing its pending candidates alone would exhaust memory).
+        if !(2..=1000).contains(&c.population) || c.elite == 0 || c.elite >= c.population {
             return Err(TuneError::State(format!(
-                "elite {} of population {}",
-                c.elite, c.population
+                "population {} and elite {}: need 2 <= population <= 1000 and 1 <= elite < population",
+                c.population, c.elite
             )));
+        }
+        if !(0.0..=1.0).contains(&c.noise) {
+            return Err(TuneError::State(format!(
+                "noise {} must be in [0, 1]",
+                c.noise
+            )));
+        }
+        if n == 0 {
+            return Err(TuneError::State("no slot to tune".into()));
+        }
+        let mut seen = vec![false; c.population];
+        for m in &c.measured {
+            if m.candidate >= c.population {
+                break; // reported below
+            }
+            if std::mem::replace(&mut seen[m.candidate], true) {
+                return Err(TuneError::State(format!(
+                    "candidate {} is measured twice",
+                    m.candidate
+                )));
+            }
         }
         if c.mean.iter().chain(&c.sigma).any(|v| !v.is_finite()) {
             return Err(TuneError::State(
@@ -490,6 +513,28 @@ mod tests {
             "test".into(),
         )
         .unwrap()
+    }
+
+    #[test]
+    fn states_outside_the_tuners_limits_are_refused() {
+        let good = cem(7).to_toml();
+        assert!(Cem::from_toml(&good).is_ok());
+        for (from, to, says) in [
+            ("population = 6", "population = 1000000000000", "population"),
+            ("population = 6", "population = 1", "population"),
+            ("noise = 0.05", "noise = nan", "noise"),
+            ("noise = 0.05", "noise = 2.0", "noise"),
+        ] {
+            assert!(good.contains(from), "{from}");
+            let e = Cem::from_toml(&good.replacen(from, to, 1)).expect_err(to);
+            assert!(e.to_string().contains(says), "{to}: {e}");
+        }
+        let mut twice = cem(7);
+        twice.record(1, 1.0);
+        let t = twice.to_toml();
+        let dup = t.clone() + "\n[[measured]]\ncandidate = 1\nfitness = 2.0\n";
+        let e = Cem::from_toml(&dup).expect_err("measured twice");
+        assert!(e.to_string().contains("twice"), "{e}");
     }
 
     #[test]

@@ -238,6 +238,82 @@ mod tests {
         assert_eq!(route("DELETE", "/v1/best", b"").status, 405);
         assert_eq!(route("POST", "/v1/best", b"[1]").status, 400);
     }
+
+    /// A reader that counts what is read from it.
+    struct Counted<R> {
+        inner: R,
+        read: usize,
+    }
+
+    impl<R: Read> Read for Counted<R> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.inner.read(buf)?;
+            self.read += n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn requests_are_read_within_their_limits() {
+        let ok =
+            read_request(&b"POST /v1/best?x=1 HTTP/1.1\r\nContent-Length: 4\r\n\r\nabcdEXTRA"[..])
+                .expect("reads");
+        assert_eq!(
+            (ok.method.as_str(), ok.target.as_str(), &ok.body[..]),
+            ("POST", "/v1/best?x=1", &b"abcd"[..])
+        );
+        // Bare LF line ends are read too.
+        assert!(read_request(&b"GET /ping HTTP/1.0\n\n"[..]).is_ok());
+        for (bytes, status) in [
+            (&b"GET /ping HTTP/2\r\n\r\n"[..], 505),
+            (b"GET /ping\r\n\r\n", 400),
+            (b"GET /ping HTTP/1.1\r\nHost: x\r\n", 400),
+            (b"POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc", 400),
+            (b"POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", 400),
+            (
+                b"POST / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+                400,
+            ),
+            (b"POST / HTTP/1.1\r\nContent-Length: 65537\r\n\r\n", 413),
+            (b"GET /\xff HTTP/1.1\r\n\r\n", 400),
+        ] {
+            let r = read_request(bytes).expect_err("refused");
+            assert_eq!(
+                r.status,
+                status,
+                "{:?}: {}",
+                String::from_utf8_lossy(bytes),
+                r.body
+            );
+        }
+        // A head that never ends, with or without line breaks: 431 after at most the head's
+        // limit and one byte.
+        for line in [&b"a"[..], b"X-A: b\r\n"] {
+            let mut endless = Counted {
+                inner: Cycle(line),
+                read: 0,
+            };
+            let r = read_request(&mut endless).expect_err("refused");
+            assert_eq!(r.status, 431, "{}", r.body);
+            assert!(
+                endless.read <= MAX_HEAD + MAX_BODY + 1,
+                "{} bytes read",
+                endless.read
+            );
+        }
+    }
+
+    /// `line` repeated without end.
+    struct Cycle(&'static [u8]);
+
+    impl Read for Cycle {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            for (i, b) in buf.iter_mut().enumerate() {
+                *b = self.0[i % self.0.len()];
+            }
+            Ok(buf.len())
+        }
+    }
 }
 
 trait FieldOf {
@@ -329,13 +405,30 @@ impl Server {
     }
 }
 
-/// Reads one request: method, target, body; `Err` is the answer to give instead.
-fn read_request(stream: &TcpStream) -> Result<(String, String, Vec<u8>), Response> {
-    let mut reader = BufReader::new(stream.take((MAX_HEAD + MAX_BODY) as u64 + 1));
+/// A request as read from a connection: method, target (path and query), body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawRequest {
+    /// `GET`, `POST`, ...
+    pub method: String,
+    /// The path and query.
+    pub target: String,
+    /// The body (`Content-Length` bytes).
+    pub body: Vec<u8>,
+}
+
+/// Reads one HTTP/1.x request from `reader` (a connection: the server sets its timeouts):
+/// the head up to [`MAX_HEAD`] bytes, a body up to [`MAX_BODY`]; no more than their sum plus
+/// one byte is ever read, and nothing is allocated beyond it. `Err` is the answer to give
+/// instead (400, 413, 431 or 505).
+pub fn read_request<R: Read>(reader: R) -> Result<RawRequest, Response> {
+    let mut reader = BufReader::new(reader.take((MAX_HEAD + MAX_BODY) as u64 + 1));
     let mut head = Vec::new();
     loop {
         let mut line = Vec::new();
-        let n = reader
+        // One line at most the room left in the head (plus one byte to tell it overflows).
+        let room = (MAX_HEAD + 1).saturating_sub(head.len()) as u64;
+        let n = (&mut reader)
+            .take(room)
             .read_until(b'\n', &mut line)
             .map_err(|_| Response::error(400, None, "the request could not be read"))?;
         if n == 0 {
@@ -398,7 +491,11 @@ fn read_request(stream: &TcpStream) -> Result<(String, String, Vec<u8>), Respons
     reader
         .read_exact(&mut body)
         .map_err(|_| Response::error(400, None, "the body is shorter than its Content-Length"))?;
-    Ok((method.to_string(), target.to_string(), body))
+    Ok(RawRequest {
+        method: method.to_string(),
+        target: target.to_string(),
+        body,
+    })
 }
 
 fn reason(status: u16) -> &'static str {
@@ -433,7 +530,11 @@ fn serve_connection(mut stream: TcpStream, config: &Config, in_flight: &Arc<Atom
     let _ = stream.set_write_timeout(Some(Duration::from_secs(5)));
     let response = match read_request(&stream) {
         Err(r) => r,
-        Ok((method, target, body)) => match route_only(&method, &target, &body) {
+        Ok(RawRequest {
+            method,
+            target,
+            body,
+        }) => match route_only(&method, &target, &body) {
             Routed::Now(r) => r,
             Routed::Compute(f) => analyse_limited(f, config, in_flight),
         },

@@ -35,11 +35,13 @@ fn sr_inputs(s: &str) -> Vec<u8> {
 
 #[test]
 fn get_move_answers_in_stackrabbits_format_and_its_inputs_lock_there() {
-    let b = board();
-    for (piece, next, level, timeline) in [
-        ("T", "I", 18, "X."),
-        ("L", "", 19, "X..."),
-        ("I", "O", 29, "X-"),
+    let well = format!("{}{}", "0".repeat(160), "1111111110".repeat(4));
+    for (b, piece, next, level, timeline) in [
+        (board(), "T", "I", 18, "X."),
+        (board(), "L", "", 19, "X..."),
+        (board(), "I", "O", 29, "X-"),
+        // A Tetris: the line-clear animation's frames are `^`.
+        (well, "I", "T", 18, "X.."),
     ] {
         let r = route(
             "GET",
@@ -79,11 +81,12 @@ fn get_move_answers_in_stackrabbits_format_and_its_inputs_lock_there() {
             progress: None,
         };
         let (mut g, _) = root(&q).expect("root");
-        let inputs = if parts[1] == "none" {
-            Vec::new()
-        } else {
-            sr_inputs(parts[1])
-        };
+        // The frames to the lock, then `*` and `^` until the next piece can move.
+        let pre = parts[1].trim_end_matches(['*', '^']);
+        let post = &parts[1][pre.len()..];
+        assert!(post.len() >= 10, "{}", r.body);
+        assert!(post.chars().all(|c| c == '*' || c == '^'), "{}", r.body);
+        let inputs = sr_inputs(pre);
         for &i in &inputs {
             assert_eq!(
                 g.play_state,
@@ -94,10 +97,29 @@ fn get_move_answers_in_stackrabbits_format_and_its_inputs_lock_there() {
             g.step(i);
         }
         assert_eq!(g.play_state, PlayState::LockTetrimino, "{}", r.body);
-        // Run the lock and the clear to the next piece, then compare the boards.
-        while g.play_state != PlayState::PlayerControlsActiveTetrimino && !g.game_over() {
+        // Run the lock and the clear: the next piece can move after exactly the frames the
+        // answer gives, the line-clear animation on the `^` ones.
+        for c in post.chars() {
+            assert_ne!(
+                g.play_state,
+                PlayState::PlayerControlsActiveTetrimino,
+                "{}",
+                r.body
+            );
+            assert_eq!(
+                g.play_state == PlayState::LineClearAnimation,
+                c == '^',
+                "{}",
+                r.body
+            );
             g.step(0);
         }
+        assert_eq!(
+            g.play_state,
+            PlayState::PlayerControlsActiveTetrimino,
+            "{}",
+            r.body
+        );
         let after: String = (0..20)
             .flat_map(|y| (0..10).map(move |x| (x, y)))
             .map(|(x, y)| {
@@ -163,9 +185,19 @@ fn rate_move_and_movelist() {
             "{v}"
         );
     }
+    // A board no move leaves: StackRabbit's "Unknown score" (rate-move), a 400 naming the
+    // field (rate-move-cpp, where StackRabbit answers an error text).
     let r = route("GET", &format!("/rate-move?board={b}&secondBoard={}&currentPiece=T&level=18&lines=0&inputFrameTimeline=X.", "0".repeat(200)), b"");
+    assert_eq!(r.status, 200);
+    assert!(
+        r.body
+            .contains(r#""playerMoveNoAdjustment":"Unknown score""#),
+        "{}",
+        r.body
+    );
+    let r = route("GET", &format!("/rate-move-cpp?board={b}&secondBoard={}&currentPiece=T&level=18&lines=0&inputFrameTimeline=X.", "0".repeat(200)), b"");
     assert_eq!(r.status, 400);
-    assert!(r.body.contains("secondBoard"), "{}", r.body);
+    assert!(r.body.contains(r#""field":"secondBoard""#), "{}", r.body);
     let list = route("GET", &format!("/engine-movelist-cpp?board={b}&currentPiece=T&nextPiece=I&level=18&lines=0&inputFrameTimeline=X."), b"");
     let v: serde_json::Value = serde_json::from_str(&list.body).expect("json list");
     let first = &v[0];
@@ -174,10 +206,32 @@ fn rate_move_and_movelist() {
         Some(3),
         "{v}"
     );
+    // The board after both pieces, compressed as StackRabbit writes it; seven playouts.
+    let compressed = first["resultingBoard"].as_str().expect("board");
     assert_eq!(
-        first["resultingBoard"].as_str().map(str::len),
-        Some(200),
+        nestris_http::stackrabbit::decompress_board(compressed).map(|b| b.len()),
+        Ok(200),
         "{v}"
+    );
+    assert_eq!(
+        first["secondPlacement"].as_array().map(Vec::len),
+        Some(3),
+        "{v}"
+    );
+    for k in 1..=7 {
+        let p = &first[format!("playout{k}")];
+        assert_eq!(p["pieceSequence"].as_str().map(str::len), Some(2), "{v}");
+        assert_eq!(p["placements"].as_array().map(Vec::len), Some(2), "{v}");
+    }
+    let scores: Vec<f64> = v
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|m| m["playoutScore"].as_f64().expect("score"))
+        .collect();
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {scores:?}"
     );
     // The compressed board is the same board.
     let raw = route(
@@ -214,7 +268,15 @@ fn rate_move_and_movelist() {
         b"",
     );
     assert_eq!(bad.status, 400);
-    assert!(bad.body.contains(r#""field":"piece""#), "{}", bad.body);
-    let bad = route("GET", "/get-move?board=15,Ca&currentPiece=T&level=18", b"");
+    assert!(
+        bad.body.contains(r#""field":"currentPiece""#),
+        "{}",
+        bad.body
+    );
+    let bad = route(
+        "GET",
+        "/get-move?board=15,Ca&currentPiece=T&level=18&lines=0&inputFrameTimeline=X.",
+        b"",
+    );
     assert!(bad.body.contains(r#""field":"board""#), "{}", bad.body);
 }

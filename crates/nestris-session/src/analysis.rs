@@ -12,7 +12,7 @@
 //! The AI player itself (three plies, reaction time) is also run on the position: the lock it
 //! plays is marked ([`Placement::ai_choice`]); it needs the next piece.
 
-use nestris_ai::{AiConfig, Board, Evaluator, NesLock, NesReach};
+use nestris_ai::{AiConfig, Board, Evaluator, NesLock, NesReach, Reach};
 use nestris_engine::game::frames_per_drop;
 use nestris_engine::{Game, GameType, Orientation, PieceKind, PlayState, StartConfig};
 
@@ -299,6 +299,243 @@ pub fn rate(
         best,
         lost: value - best,
     })
+}
+
+/// Locks played one after another from the position of a [`Query`] ([`line`]): a move, its
+/// follow-up with the next piece, and a playout of further pieces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// The pieces, in order.
+    pub pieces: Vec<PieceKind>,
+    /// Their locks, in order: orientation, column, row.
+    pub locks: Vec<(Orientation, i8, i8)>,
+    /// The board after the last lock (rows top to bottom, bit x = column x).
+    pub board: [u16; 20],
+    /// The evaluation of that board with every lock of the line counted (its clears, lock
+    /// heights and points), lower is better; a line that tops out is worth twice
+    /// [`nestris_ai::reach::TOP_OUT`] plus the board.
+    pub value: f64,
+    /// Whether the line ended early: a piece had no lock, or the next could not appear.
+    pub topped_out: bool,
+}
+
+/// Where a [`Line`] goes: the locks already chosen, then pieces the AI places.
+#[derive(Clone, Copy, Debug)]
+pub enum Step {
+    /// This lock of the current piece (`orientation`, column, row).
+    Lock(Orientation, i8, i8),
+    /// The lock the AI chooses for this piece: the lowest cost of the board it leaves, this
+    /// lock alone counted (one ply, as a playout plays).
+    Greedy(PieceKind),
+    /// The lock the AI values best for this piece with the piece after it known (two plies,
+    /// as [`analyse`] values the current piece's locks).
+    Best(PieceKind),
+}
+
+/// A [`Line`] being played.
+#[derive(Clone)]
+struct Walk {
+    pos: NesReach,
+    prev: Option<NesLock>,
+    summaries: Vec<nestris_ai::MoveSummary>,
+    last_board: Board,
+    last_level: u8,
+    out: Line,
+}
+
+fn kind_of(step: &Step) -> PieceKind {
+    match *step {
+        Step::Lock(o, _, _) => o.kind(),
+        Step::Greedy(k) | Step::Best(k) => k,
+    }
+}
+
+fn evaluator(q: &Query, level: u8) -> Evaluator {
+    Evaluator::new(q.ai.weights.at(level, q.double_killscreen).clone())
+        .with_input(q.ai.input.clone())
+}
+
+impl Walk {
+    fn start(q: &Query) -> Result<Walk, AnalysisError> {
+        let (_, reach) = root(q)?;
+        Ok(Walk {
+            last_board: reach.board,
+            last_level: q.position.level,
+            out: Line {
+                pieces: Vec::new(),
+                locks: Vec::new(),
+                board: rows_of(&reach.board),
+                value: 0.0,
+                topped_out: false,
+            },
+            pos: reach,
+            prev: None,
+            summaries: Vec::new(),
+        })
+    }
+
+    /// Plays one step (`following`: the piece after it, if the line knows it). The first
+    /// step's lock must be reachable.
+    fn step(
+        &mut self,
+        q: &Query,
+        step: &Step,
+        following: Option<PieceKind>,
+    ) -> Result<(), AnalysisError> {
+        if self.out.topped_out {
+            return Ok(());
+        }
+        let kind = kind_of(step);
+        let first = self.prev.is_none();
+        if let Some(prev) = &self.prev {
+            // The position after the previous lock, with this piece current.
+            self.pos.next = Some(kind);
+            match self.pos.after(prev) {
+                Some(a) => self.pos = a,
+                None => {
+                    self.out.topped_out = true;
+                    return Ok(());
+                }
+            }
+        }
+        let pos = &mut self.pos;
+        pos.next = following;
+        let eval = evaluator(q, pos.timing.level);
+        let base = pos.summary();
+        let one = |l: &NesLock| {
+            let land = pos.landing(l);
+            let mut m = base;
+            m.add(0, land.lines, land.lock_height, land.level);
+            (land, m)
+        };
+        let chosen = match *step {
+            Step::Lock(o, x, y) => {
+                let l = pos
+                    .locks()
+                    .into_iter()
+                    .find(|l| (l.orientation, l.x, l.y) == (o, x, y));
+                if l.is_none() && first {
+                    return Err(AnalysisError::Unreachable {
+                        orientation: o,
+                        x,
+                        y,
+                    });
+                }
+                l
+            }
+            Step::Greedy(_) => pos
+                .locks()
+                .into_iter()
+                .filter(|l| !l.tops_out)
+                .map(|l| {
+                    let (land, m) = one(&l);
+                    let c = eval.cost(&land.board, &m)
+                        + land.blocked as f64 * nestris_ai::reach::TOP_OUT / 7.0;
+                    (l, c)
+                })
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(l, _)| l),
+            Step::Best(_) => {
+                if pos.next.is_some() {
+                    nestris_ai::best_lock(&*pos, &eval).map(|(l, _)| l)
+                } else {
+                    // Nothing after it is known: as the analysis does, the expectation over
+                    // the seven.
+                    let probs = nestris_ai::next_piece_probabilities(kind);
+                    let mut sum: Vec<(NesLock, f64)> = Vec::new();
+                    for (k, &pr) in PieceKind::ALL.iter().zip(probs.iter()) {
+                        let with = NesReach {
+                            next: Some(*k),
+                            ..pos.clone()
+                        };
+                        let v = nestris_ai::lock_values(&with, &eval);
+                        if sum.is_empty() {
+                            sum = v.into_iter().map(|(l, c)| (l, c * pr)).collect();
+                        } else {
+                            for (s, (_, c)) in sum.iter_mut().zip(v) {
+                                s.1 += c * pr;
+                            }
+                        }
+                    }
+                    sum.into_iter()
+                        .min_by(|a, b| a.1.total_cmp(&b.1))
+                        .map(|(l, _)| l)
+                }
+            }
+        };
+        let Some(l) = chosen else {
+            self.out.topped_out = true;
+            return Ok(());
+        };
+        let (land, m) = one(&l);
+        self.summaries.push(m);
+        self.out.pieces.push(kind);
+        self.out.locks.push((l.orientation, l.x, l.y));
+        self.last_board = land.board;
+        self.last_level = self.pos.timing.level;
+        self.out.board = rows_of(&land.board);
+        self.prev = Some(l);
+        if l.tops_out {
+            self.out.topped_out = true;
+        }
+        Ok(())
+    }
+
+    fn steps(&mut self, q: &Query, steps: &[Step]) -> Result<(), AnalysisError> {
+        for (i, step) in steps.iter().enumerate() {
+            self.step(q, step, steps.get(i + 1).map(kind_of))?;
+        }
+        Ok(())
+    }
+
+    /// The line, valued.
+    fn finish(mut self, q: &Query) -> Line {
+        // The evaluation is linear in the counts a move summary holds (clears, lock
+        // heights, points), so each lock's counts add their own share to the last lock's
+        // evaluation.
+        let eval = evaluator(q, self.last_level);
+        let mut value = match self.summaries.last() {
+            Some(m) => eval.cost(&self.last_board, m),
+            None => eval.cost(&self.last_board, &Default::default()),
+        };
+        for m in self.summaries.iter().rev().skip(1) {
+            let bare = nestris_ai::MoveSummary {
+                level: m.level,
+                double_killscreen: m.double_killscreen,
+                ..Default::default()
+            };
+            value += eval.cost(&self.last_board, m) - eval.cost(&self.last_board, &bare);
+        }
+        if self.out.topped_out {
+            value += nestris_ai::reach::TOP_OUT * 2.0;
+        }
+        self.out.value = value;
+        self.out
+    }
+}
+
+/// Plays `steps` from the query's position: the first step is the current piece's (a
+/// [`Step::Lock`] it can reach), each later one the piece after. An error if the first lock
+/// is not reachable.
+pub fn line(q: &Query, steps: &[Step]) -> Result<Line, AnalysisError> {
+    let mut w = Walk::start(q)?;
+    w.steps(q, steps)?;
+    Ok(w.finish(q))
+}
+
+/// The lines that share `head` and go on with each of `tails` ([`line`] of `head` followed
+/// by each tail, with `head` played once; its last step sees no following piece).
+pub fn lines(q: &Query, head: &[Step], tails: &[Vec<Step>]) -> Result<Vec<Line>, AnalysisError> {
+    let mut w = Walk::start(q)?;
+    w.steps(q, head)?;
+    tails
+        .iter()
+        .map(|t| {
+            let mut b = w.clone();
+            b.steps(q, t)?;
+            Ok(b.finish(q))
+        })
+        .collect()
 }
 
 /// A board as 20 rows of `.`/`#`, top first.

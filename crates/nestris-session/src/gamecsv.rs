@@ -291,70 +291,17 @@ impl GamesCsv {
             }
             Err(e) => return Err(io(format!("cannot read {name}"))(e)),
         };
-        // Complete lines end with a newline; anything after the last one is a line cut short.
-        let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let text = std::str::from_utf8(&bytes[..complete]).map_err(|e| {
-            CsvError::Invalid(format!(
-                "--resume: {name} is not a nestris bench CSV (not UTF-8 text at byte {})",
-                e.valid_up_to()
-            ))
-        })?;
-        let lines: Vec<&str> = text.lines().collect();
-        if lines.len() < 2 {
-            // Cut inside the header (or empty): nothing was recorded yet.
-            let head = String::from_utf8_lossy(&bytes);
-            if !head.is_empty() && !head.starts_with(OPTIONS_PREFIX.trim_end()) {
-                bail!("--resume: {name} is not a --games-csv file of this version (its first line does not start with {:?})", OPTIONS_PREFIX.trim_end());
-            }
+        let Parsed {
+            games,
+            complete,
+            restart,
+        } = parse::<T>(&name.to_string(), &bytes, options)?;
+        if restart {
             return Ok(Resumed {
                 games: Vec::new(),
                 csv: GamesCsv::create::<T>(path, options)?,
                 dropped_partial: !bytes.is_empty(),
             });
-        }
-        let Some(json) = lines[0].strip_prefix(OPTIONS_PREFIX) else {
-            bail!(
-                "--resume: {name} is not a --games-csv file of this version (line 1 does not start with {:?})",
-                OPTIONS_PREFIX.trim_end()
-            );
-        };
-        let recorded: serde_json::Value = serde_json::from_str(json).map_err(|e| {
-            CsvError::Invalid(format!(
-                "--resume: {name} line 1: the options are not valid JSON: {e}"
-            ))
-        })?;
-        if let Err(e) = check_options(&recorded, options) {
-            bail!("--resume: {name} was written by a run with other options: {e}");
-        }
-        if lines[1] != T::COLUMNS {
-            bail!(
-                "--resume: {name} line 2: the columns are {:?}, this version writes {:?}",
-                lines[1],
-                T::COLUMNS
-            );
-        }
-        let columns = T::COLUMNS.split(',').count();
-        let mut games = Vec::new();
-        let mut seen: HashMap<u64, usize> = HashMap::new();
-        for (i, line) in lines.iter().enumerate().skip(2) {
-            let n = i + 1;
-            let fields: Vec<&str> = line.split(',').collect();
-            if fields.len() != columns {
-                bail!(
-                    "--resume: {name} line {n}: {} fields, expected {columns} ({})",
-                    fields.len(),
-                    T::COLUMNS
-                );
-            }
-            let row = T::parse(&fields)
-                .map_err(|e| CsvError::Invalid(format!("--resume: {name} line {n}: {e}")))?;
-            if let Some(first) = seen.insert(row.index(), n) {
-                bail!(
-                    "--resume: {name} line {n}: game {} is already on line {first}",
-                    row.index()
-                );
-            }
-            games.push(row);
         }
         let mut file = std::fs::OpenOptions::new()
             .write(true)
@@ -388,6 +335,97 @@ impl GamesCsv {
             .and_then(|_| self.file.flush())
             .map_err(io(format!("cannot write {}", self.path.display())))
     }
+}
+
+/// What [`parse`] read from a `--games-csv` file.
+#[derive(Debug)]
+pub struct Parsed<T> {
+    /// The games, in file order.
+    pub games: Vec<T>,
+    /// The length of the complete lines (an incomplete last line follows).
+    pub complete: usize,
+    /// Whether the file holds no game yet (empty, or cut inside its header): start over.
+    pub restart: bool,
+}
+
+/// Reads the bytes of a `--games-csv` file named `name` (for messages) that a run with
+/// `options` resumes: its header must match, then one game a line; an incomplete last line
+/// (no newline) is left out. The file reader of [`GamesCsv::resume`], without the file.
+pub fn parse<T: CsvRow>(
+    name: &str,
+    bytes: &[u8],
+    options: &serde_json::Value,
+) -> Result<Parsed<T>, CsvError> {
+    // Complete lines end with a newline; anything after the last one is a line cut short.
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let text = std::str::from_utf8(&bytes[..complete]).map_err(|e| {
+        CsvError::Invalid(format!(
+            "--resume: {name} is not a nestris bench CSV (not UTF-8 text at byte {})",
+            e.valid_up_to()
+        ))
+    })?;
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.len() < 2 {
+        // Cut inside the header (or empty): nothing was recorded yet.
+        let head = String::from_utf8_lossy(bytes);
+        if !head.is_empty() && !head.starts_with(OPTIONS_PREFIX.trim_end()) {
+            bail!("--resume: {name} is not a --games-csv file of this version (its first line does not start with {:?})", OPTIONS_PREFIX.trim_end());
+        }
+        return Ok(Parsed {
+            games: Vec::new(),
+            complete,
+            restart: true,
+        });
+    }
+    let Some(json) = lines[0].strip_prefix(OPTIONS_PREFIX) else {
+        bail!(
+            "--resume: {name} is not a --games-csv file of this version (line 1 does not start with {:?})",
+            OPTIONS_PREFIX.trim_end()
+        );
+    };
+    let recorded: serde_json::Value = serde_json::from_str(json).map_err(|e| {
+        CsvError::Invalid(format!(
+            "--resume: {name} line 1: the options are not valid JSON: {e}"
+        ))
+    })?;
+    if let Err(e) = check_options(&recorded, options) {
+        bail!("--resume: {name} was written by a run with other options: {e}");
+    }
+    if lines[1] != T::COLUMNS {
+        bail!(
+            "--resume: {name} line 2: the columns are {:?}, this version writes {:?}",
+            lines[1],
+            T::COLUMNS
+        );
+    }
+    let columns = T::COLUMNS.split(',').count();
+    let mut games = Vec::new();
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    for (i, line) in lines.iter().enumerate().skip(2) {
+        let n = i + 1;
+        let fields: Vec<&str> = line.split(',').collect();
+        if fields.len() != columns {
+            bail!(
+                "--resume: {name} line {n}: {} fields, expected {columns} ({})",
+                fields.len(),
+                T::COLUMNS
+            );
+        }
+        let row = T::parse(&fields)
+            .map_err(|e| CsvError::Invalid(format!("--resume: {name} line {n}: {e}")))?;
+        if let Some(first) = seen.insert(row.index(), n) {
+            bail!(
+                "--resume: {name} line {n}: game {} is already on line {first}",
+                row.index()
+            );
+        }
+        games.push(row);
+    }
+    Ok(Parsed {
+        games,
+        complete,
+        restart: false,
+    })
 }
 
 /// Compares the options recorded in a file with the current ones; the error lists every

@@ -71,3 +71,18 @@ fn position_corpus() {
 fn http_corpus() {
     pass("http", readers::http);
 }
+
+#[test]
+fn gamecsv_corpus() {
+    pass("gamecsv", readers::gamecsv);
+}
+
+#[test]
+fn tune_state_corpus() {
+    pass("tune_state", readers::tune_state);
+}
+
+#[test]
+fn http_socket_corpus() {
+    pass("http_socket", readers::http_socket);
+}
