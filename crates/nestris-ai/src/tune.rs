@@ -584,8 +584,10 @@ mod tests {
             cand.phases()
         );
         // A start without a double-killscreen table gets one from its killscreen weights.
-        let mut plain = Weights::default();
-        plain.double_killscreen = None;
+        let plain = Weights {
+            double_killscreen: None,
+            ..Weights::default()
+        };
         let mut t = plain.clone();
         set(&mut t, "double_killscreen.burns", 1.5);
         assert_eq!(t.at(39, true).get("burns"), 1.5);
