@@ -466,6 +466,34 @@ fn rw<'a, T: numpy::Element>(
         .map_err(|_| PyValueError::new_err(format!("{name} must be a C-contiguous array")))
 }
 
+/// The numpy arrays a batch writes its outputs into, one per field of [`BatchOut`].
+struct BatchArrays<'a, 'py> {
+    board: &'a mut PyReadwriteArrayDyn<'py, u8>,
+    piece: &'a mut PyReadwriteArrayDyn<'py, i32>,
+    stats: &'a mut PyReadwriteArrayDyn<'py, i64>,
+    timers: &'a mut PyReadwriteArrayDyn<'py, i32>,
+    reward: &'a mut PyReadwriteArrayDyn<'py, f64>,
+    terminated: &'a mut PyReadwriteArrayDyn<'py, bool>,
+    truncated: &'a mut PyReadwriteArrayDyn<'py, bool>,
+    mask: &'a mut PyReadwriteArrayDyn<'py, i8>,
+}
+
+impl<'a> BatchArrays<'a, '_> {
+    /// The arrays as slices (each must be C-contiguous; the error names the array).
+    fn out(self) -> PyResult<BatchOut<'a>> {
+        Ok(BatchOut {
+            board: rw(self.board, "board")?,
+            piece: rw(self.piece, "piece")?,
+            stats: rw(self.stats, "stats")?,
+            timers: rw(self.timers, "timers")?,
+            reward: rw(self.reward, "reward")?,
+            terminated: rw(self.terminated, "terminated")?,
+            truncated: rw(self.truncated, "truncated")?,
+            mask: rw(self.mask, "action_mask")?,
+        })
+    }
+}
+
 /// N games stepped inside Rust on all cores (the core of `nestris.NesTetrisVectorEnv`).
 #[pyclass(module = "nestris._nestris", name = "Batch")]
 struct PyBatch {
@@ -496,30 +524,31 @@ impl PyBatch {
     /// Starts every game again (from seeds `seed + i`, or each seed's next game), writing
     /// the outputs in place.
     #[allow(clippy::too_many_arguments)]
-    fn reset(
+    fn reset<'py>(
         &mut self,
-        py: Python<'_>,
+        py: Python<'py>,
         seed: &Bound<'_, PyAny>,
-        mut board: PyReadwriteArrayDyn<'_, u8>,
-        mut piece: PyReadwriteArrayDyn<'_, i32>,
-        mut stats: PyReadwriteArrayDyn<'_, i64>,
-        mut timers: PyReadwriteArrayDyn<'_, i32>,
-        mut reward: PyReadwriteArrayDyn<'_, f64>,
-        mut terminated: PyReadwriteArrayDyn<'_, bool>,
-        mut truncated: PyReadwriteArrayDyn<'_, bool>,
-        mut mask: PyReadwriteArrayDyn<'_, i8>,
+        mut board: PyReadwriteArrayDyn<'py, u8>,
+        mut piece: PyReadwriteArrayDyn<'py, i32>,
+        mut stats: PyReadwriteArrayDyn<'py, i64>,
+        mut timers: PyReadwriteArrayDyn<'py, i32>,
+        mut reward: PyReadwriteArrayDyn<'py, f64>,
+        mut terminated: PyReadwriteArrayDyn<'py, bool>,
+        mut truncated: PyReadwriteArrayDyn<'py, bool>,
+        mut mask: PyReadwriteArrayDyn<'py, i8>,
     ) -> PyResult<()> {
         let seed = seed_of(Some(seed))?;
-        let mut out = BatchOut {
-            board: rw(&mut board, "board")?,
-            piece: rw(&mut piece, "piece")?,
-            stats: rw(&mut stats, "stats")?,
-            timers: rw(&mut timers, "timers")?,
-            reward: rw(&mut reward, "reward")?,
-            terminated: rw(&mut terminated, "terminated")?,
-            truncated: rw(&mut truncated, "truncated")?,
-            mask: rw(&mut mask, "action_mask")?,
-        };
+        let mut out = BatchArrays {
+            board: &mut board,
+            piece: &mut piece,
+            stats: &mut stats,
+            timers: &mut timers,
+            reward: &mut reward,
+            terminated: &mut terminated,
+            truncated: &mut truncated,
+            mask: &mut mask,
+        }
+        .out()?;
         let b = &mut self.batch;
         py.allow_threads(|| b.reset(seed, &mut out))
             .map_err(value_error)
@@ -527,32 +556,33 @@ impl PyBatch {
 
     /// One step of every game, writing the outputs in place.
     #[allow(clippy::too_many_arguments)]
-    fn step(
+    fn step<'py>(
         &mut self,
-        py: Python<'_>,
+        py: Python<'py>,
         actions: PyReadonlyArray1<'_, i64>,
-        mut board: PyReadwriteArrayDyn<'_, u8>,
-        mut piece: PyReadwriteArrayDyn<'_, i32>,
-        mut stats: PyReadwriteArrayDyn<'_, i64>,
-        mut timers: PyReadwriteArrayDyn<'_, i32>,
-        mut reward: PyReadwriteArrayDyn<'_, f64>,
-        mut terminated: PyReadwriteArrayDyn<'_, bool>,
-        mut truncated: PyReadwriteArrayDyn<'_, bool>,
-        mut mask: PyReadwriteArrayDyn<'_, i8>,
+        mut board: PyReadwriteArrayDyn<'py, u8>,
+        mut piece: PyReadwriteArrayDyn<'py, i32>,
+        mut stats: PyReadwriteArrayDyn<'py, i64>,
+        mut timers: PyReadwriteArrayDyn<'py, i32>,
+        mut reward: PyReadwriteArrayDyn<'py, f64>,
+        mut terminated: PyReadwriteArrayDyn<'py, bool>,
+        mut truncated: PyReadwriteArrayDyn<'py, bool>,
+        mut mask: PyReadwriteArrayDyn<'py, i8>,
     ) -> PyResult<()> {
         let actions = actions
             .as_slice()
             .map_err(|_| PyValueError::new_err("actions must be a C-contiguous array"))?;
-        let mut out = BatchOut {
-            board: rw(&mut board, "board")?,
-            piece: rw(&mut piece, "piece")?,
-            stats: rw(&mut stats, "stats")?,
-            timers: rw(&mut timers, "timers")?,
-            reward: rw(&mut reward, "reward")?,
-            terminated: rw(&mut terminated, "terminated")?,
-            truncated: rw(&mut truncated, "truncated")?,
-            mask: rw(&mut mask, "action_mask")?,
-        };
+        let mut out = BatchArrays {
+            board: &mut board,
+            piece: &mut piece,
+            stats: &mut stats,
+            timers: &mut timers,
+            reward: &mut reward,
+            terminated: &mut terminated,
+            truncated: &mut truncated,
+            mask: &mut mask,
+        }
+        .out()?;
         let b = &mut self.batch;
         py.allow_threads(|| b.step(actions, &mut out))
             .map_err(value_error)

@@ -219,6 +219,32 @@ fn rows_of(board: &Board) -> [u16; 20] {
     rows
 }
 
+/// Every lock of `piece` from `reach`, valued by the expectation over the next piece (the
+/// NES picker's probabilities after `piece`), in the order of [`nestris_ai::lock_values`].
+fn expected_lock_values(
+    reach: &NesReach,
+    piece: PieceKind,
+    eval: &Evaluator,
+) -> Vec<(NesLock, f64)> {
+    let probs = nestris_ai::next_piece_probabilities(piece);
+    let mut sum: Vec<(NesLock, f64)> = Vec::new();
+    for (k, &pr) in PieceKind::ALL.iter().zip(probs.iter()) {
+        let with = NesReach {
+            next: Some(*k),
+            ..reach.clone()
+        };
+        let v = nestris_ai::lock_values(&with, eval);
+        if sum.is_empty() {
+            sum = v.into_iter().map(|(l, c)| (l, c * pr)).collect();
+        } else {
+            for (s, (_, c)) in sum.iter_mut().zip(v) {
+                s.1 += c * pr;
+            }
+        }
+    }
+    sum
+}
+
 /// Every lock of the current piece, valued and best first.
 pub fn analyse(q: &Query) -> Result<Answer, AnalysisError> {
     let (game, reach) = root(q)?;
@@ -227,26 +253,7 @@ pub fn analyse(q: &Query) -> Result<Answer, AnalysisError> {
     let eval = Evaluator::new(weights).with_input(q.ai.input.clone());
     let values: Vec<(NesLock, f64)> = match p.next {
         Some(_) => nestris_ai::lock_values(&reach, &eval),
-        None => {
-            // The expectation over the next piece.
-            let probs = nestris_ai::next_piece_probabilities(p.piece);
-            let mut sum: Vec<(NesLock, f64)> = Vec::new();
-            for (k, &pr) in PieceKind::ALL.iter().zip(probs.iter()) {
-                let with = NesReach {
-                    next: Some(*k),
-                    ..reach.clone()
-                };
-                let v = nestris_ai::lock_values(&with, &eval);
-                if sum.is_empty() {
-                    sum = v.into_iter().map(|(l, c)| (l, c * pr)).collect();
-                } else {
-                    for (s, (_, c)) in sum.iter_mut().zip(v) {
-                        s.1 += c * pr;
-                    }
-                }
-            }
-            sum
-        }
+        None => expected_lock_values(&reach, p.piece, &eval),
     };
     if values.is_empty() {
         return Err(AnalysisError::NoLock(p.piece.letter()));
@@ -441,23 +448,8 @@ impl Walk {
                 } else {
                     // Nothing after it is known: as the analysis does, the expectation over
                     // the seven.
-                    let probs = nestris_ai::next_piece_probabilities(kind);
-                    let mut sum: Vec<(NesLock, f64)> = Vec::new();
-                    for (k, &pr) in PieceKind::ALL.iter().zip(probs.iter()) {
-                        let with = NesReach {
-                            next: Some(*k),
-                            ..pos.clone()
-                        };
-                        let v = nestris_ai::lock_values(&with, &eval);
-                        if sum.is_empty() {
-                            sum = v.into_iter().map(|(l, c)| (l, c * pr)).collect();
-                        } else {
-                            for (s, (_, c)) in sum.iter_mut().zip(v) {
-                                s.1 += c * pr;
-                            }
-                        }
-                    }
-                    sum.into_iter()
+                    expected_lock_values(pos, kind, &eval)
+                        .into_iter()
                         .min_by(|a, b| a.1.total_cmp(&b.1))
                         .map(|(l, _)| l)
                 }
