@@ -192,7 +192,10 @@ pub fn tune_state(data: &[u8]) {
                 c.record(k, (k % 7) as f64);
             }
             let back = nestris_ai::tune::Cem::from_toml(&c.to_toml());
-            assert!(back.is_ok(), "the state after a generation does not read back: {back:?}");
+            assert!(
+                back.is_ok(),
+                "the state after a generation does not read back: {back:?}"
+            );
         }
     }
 }

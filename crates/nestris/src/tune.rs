@@ -324,8 +324,7 @@ mod tests {
                 weights: w.clone(),
                 ..a.ai.config().unwrap()
             };
-            let end_whole =
-                play_from(*g, &mut Ai::new(cfg.clone()), 20, None, &stop).unwrap();
+            let end_whole = play_from(*g, &mut Ai::new(cfg.clone()), 20, None, &stop).unwrap();
             let end_forked = play_from(*f, &mut Ai::new(cfg), 20, None, &stop).unwrap();
             assert_eq!(end_whole.lines_value(), end_forked.lines_value());
             assert_eq!(end_whole.score_uncapped, end_forked.score_uncapped);
