@@ -615,6 +615,26 @@ pub fn to_json(
 mod tests {
     use super::*;
 
+    /// Feeds a placement's inputs to the engine from `game`: the piece stays under control
+    /// until the last input, then locks where the placement says.
+    fn assert_locks_where_it_says(game: Game, p: &Placement, context: &str) {
+        let mut g = game;
+        for (t, &b) in p.inputs.iter().enumerate() {
+            assert_eq!(
+                g.play_state,
+                PlayState::PlayerControlsActiveTetrimino,
+                "{context}: locked early at frame {t} for {p:?}"
+            );
+            g.step(b);
+        }
+        assert_eq!(g.play_state, PlayState::LockTetrimino, "{context}: {p:?}");
+        assert_eq!(
+            (g.piece, g.x as i8, g.y as i8),
+            (p.orientation as u8, p.x, p.y),
+            "{context}: {p:?}"
+        );
+    }
+
     fn query(text: &str) -> Query {
         Query {
             position: Position::parse(text).expect("position"),
@@ -644,20 +664,7 @@ mod tests {
             );
             assert_eq!(best.lines, 12);
             for p in &a.placements {
-                let mut g = game;
-                for (t, &b) in p.inputs.iter().enumerate() {
-                    assert_eq!(
-                        g.play_state,
-                        PlayState::PlayerControlsActiveTetrimino,
-                        "frame {t} of {p:?}"
-                    );
-                    g.step(b);
-                }
-                assert_eq!(g.play_state, PlayState::LockTetrimino, "{p:?}");
-                assert_eq!(
-                    (g.piece, g.x as i8, g.y as i8),
-                    (p.orientation as u8, p.x, p.y)
-                );
+                assert_locks_where_it_says(game, p, "");
             }
             assert_eq!(
                 a.placements.iter().filter(|p| p.ai_choice).count(),
@@ -765,21 +772,7 @@ mod tests {
             };
             on_the_way += usize::from(q.progress.is_some());
             for p in &a.placements {
-                let mut g = game;
-                for (t, &b) in p.inputs.iter().enumerate() {
-                    assert_eq!(
-                        g.play_state,
-                        PlayState::PlayerControlsActiveTetrimino,
-                        "case {case}: locked early at frame {t} for {p:?}"
-                    );
-                    g.step(b);
-                }
-                assert_eq!(g.play_state, PlayState::LockTetrimino, "case {case}: {p:?}");
-                assert_eq!(
-                    (g.piece, g.x as i8, g.y as i8),
-                    (p.orientation as u8, p.x, p.y),
-                    "case {case}: {q:?}"
-                );
+                assert_locks_where_it_says(game, p, &format!("case {case}: {q:?}"));
                 checked += 1;
             }
         }

@@ -227,6 +227,20 @@ pub struct ReportSetup {
     pub position_departure: bool,
 }
 
+/// The 1st, 5th, 10th, 25th, 50th, 75th, 90th, 95th and 99th percentiles of sorted values,
+/// rounded, keyed by the percentile.
+fn percentile_map(sorted: &[f64]) -> serde_json::Map<String, serde_json::Value> {
+    [1, 5, 10, 25, 50, 75, 90, 95, 99]
+        .into_iter()
+        .map(|p| {
+            (
+                p.to_string(),
+                serde_json::json!(percentile(sorted, p as f64).round()),
+            )
+        })
+        .collect()
+}
+
 /// The report over finished games.
 pub fn report(results: &[GameResult], s: &ReportSetup, wall: Duration) -> serde_json::Value {
     let n = results.len().max(1) as f64;
@@ -236,13 +250,7 @@ pub fn report(results: &[GameResult], s: &ReportSetup, wall: Duration) -> serde_
     let var = scores.iter().map(|s| (s - mean) * (s - mean)).sum::<f64>() / n;
     let mut lines: Vec<f64> = results.iter().map(|r| r.lines as f64).collect();
     lines.sort_by(f64::total_cmp);
-    let mut pct = serde_json::Map::new();
-    for p in [1, 5, 10, 25, 50, 75, 90, 95, 99] {
-        pct.insert(
-            p.to_string(),
-            serde_json::json!(percentile(&scores, p as f64).round()),
-        );
-    }
+    let pct = percentile_map(&scores);
     let below = |cap: u32| results.iter().filter(|r| r.lines < cap).count() as f64 / n;
     let before = |i: usize| results.iter().map(|r| r.before[i] as f64).sum::<f64>() / n;
     let total_lines: u64 = results.iter().map(|r| r.lines as u64).sum();
@@ -351,13 +359,7 @@ fn classic_keys(v: &mut serde_json::Value, results: &[GameResult], s: &ReportSet
     let n = results.len().max(1) as f64;
     let mut lines: Vec<f64> = results.iter().map(|r| r.lines as f64).collect();
     lines.sort_by(f64::total_cmp);
-    let mut pct = serde_json::Map::new();
-    for p in [1, 5, 10, 25, 50, 75, 90, 95, 99] {
-        pct.insert(
-            p.to_string(),
-            serde_json::json!(percentile(&lines, p as f64).round()),
-        );
-    }
+    let pct = percentile_map(&lines);
     let pieces: f64 = results.iter().map(|r| r.pieces as f64).sum::<f64>() / n;
     let topped = results.iter().filter(|r| r.topped_out).count() as f64 / n;
     map.insert("rules".into(), s.rules.name().into());
