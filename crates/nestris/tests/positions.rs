@@ -12,6 +12,16 @@ fn nestris(args: &[&str]) -> Output {
         .expect("run nestris")
 }
 
+/// `nestris ARGS` fails, and its error contains `want`.
+fn assert_refused(args: &[&str], want: &str) {
+    let out = nestris(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains(want),
+        "{args:?}: {err}"
+    );
+}
+
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/positions")
 }
@@ -133,12 +143,7 @@ fn games_start_from_the_position_and_say_so() {
     ] {
         let mut args = vec!["watch", "--headless", "--position", &a];
         args.extend(extra);
-        let out = nestris(&args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            !out.status.success() && err.contains(want),
-            "{args:?}: {err}"
-        );
+        assert_refused(&args, want);
     }
 }
 
@@ -232,12 +237,7 @@ fn best_answers_from_a_position() {
             "at most 3 rows",
         ),
     ] {
-        let out = nestris(&args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            !out.status.success() && err.contains(want),
-            "{args:?}: {err}"
-        );
+        assert_refused(&args, want);
     }
 }
 
