@@ -548,6 +548,10 @@ impl MoveSummary {
     }
 }
 
+/// The features (indices into [`FEATURES`]) measured on the placed pieces, not the board:
+/// lines cleared, lock height, burns, Tetrises and points.
+pub const MOVE_FEATURES: [usize; 5] = [0, 1, 22, 23, 24];
+
 /// Precomputed flags: which feature groups have a non-zero weight.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
@@ -618,12 +622,42 @@ impl Evaluator {
         c
     }
 
+    /// The part of the cost that comes from the placed pieces rather than the board (lines
+    /// cleared, lock height, burns, Tetrises, points).
+    pub fn move_cost(&self, m: &MoveSummary) -> f64 {
+        let f = Self::move_features(m);
+        MOVE_FEATURES
+            .iter()
+            .zip(f)
+            .map(|(&i, v)| v * self.weights.w[i])
+            .sum()
+    }
+
+    /// The values of [`MOVE_FEATURES`], in that order.
+    fn move_features(m: &MoveSummary) -> [f64; 5] {
+        let lines: u32 = m.clears.iter().map(|&c| c as u32).sum();
+        let burns: u32 = m
+            .clears
+            .iter()
+            .filter(|&&c| (1..4).contains(&c))
+            .map(|&c| c as u32)
+            .sum();
+        let tetrises = m.clears.iter().filter(|&&c| c >= 4).count();
+        [
+            lines as f64,
+            m.lock_height as f64,
+            burns as f64,
+            tetrises as f64,
+            m.points as f64 / 1000.0,
+        ]
+    }
+
     fn compute(&self, board: &Board, m: &MoveSummary, w: &Weights) -> [f64; FEATURES.len()] {
         let mut f = [0.0f64; FEATURES.len()];
         let h = board.heights();
-        let lines: u32 = m.clears.iter().map(|&c| c as u32).sum();
-        f[0] = lines as f64;
-        f[1] = m.lock_height as f64;
+        for (&i, v) in MOVE_FEATURES.iter().zip(Self::move_features(m)) {
+            f[i] = v;
+        }
         let maxh = *h.iter().max().unwrap_or(&0);
         let minh = *h.iter().min().unwrap_or(&0);
         f[11] = h.iter().sum::<u32>() as f64;
@@ -649,14 +683,6 @@ impl Evaluator {
             }
         }
         f[25] = danger;
-        f[22] = m
-            .clears
-            .iter()
-            .filter(|&&c| (1..4).contains(&c))
-            .map(|&c| c as u32)
-            .sum::<u32>() as f64;
-        f[23] = m.clears.iter().filter(|&&c| c >= 4).count() as f64;
-        f[24] = m.points as f64 / 1000.0;
         let cols = board.columns();
         if let Some(input) = &self.input {
             if w.w[28] != 0.0 || self.weights.w[28] != 0.0 || w.name == "all" {
@@ -859,6 +885,44 @@ mod tests {
         );
         assert!(Weights::default().warnings().is_empty());
         assert!(Weights::from_toml("[double_killscreen]\nfrom_level = \"x\"").is_err());
+    }
+
+    /// The move part of the cost plus the cost of the board alone is the whole cost, and
+    /// [`MOVE_FEATURES`] names the move features.
+    #[test]
+    fn move_cost_splits_the_cost() {
+        let names: Vec<&str> = MOVE_FEATURES.iter().map(|&i| FEATURES[i].0).collect();
+        assert_eq!(
+            names,
+            [
+                "lines_cleared",
+                "lock_height",
+                "burns",
+                "tetrises",
+                "points"
+            ]
+        );
+        let board = board::Board::from_rows_bottom(&[
+            "....#.....",
+            "#.###.##..",
+            "#########.",
+            "##.######.",
+        ]);
+        let mut w = Weights::default();
+        w.w[idx("lines_cleared")] = 3.0;
+        w.w[idx("points")] = -0.5;
+        let e = Evaluator::new(w).with_input(crate::input::InputModel::default());
+        let mut m = MoveSummary::default();
+        m.add(0, 4, 3, 19);
+        m.add(1, 1, 7, 20);
+        m.add(2, 2, 2, 20);
+        let bare = MoveSummary {
+            level: m.level,
+            ..MoveSummary::default()
+        };
+        let split = e.move_cost(&m) + e.cost(&board, &bare);
+        assert!((split - e.cost(&board, &m)).abs() < 1e-9);
+        assert!(e.move_cost(&m) != 0.0);
     }
 
     #[test]

@@ -91,6 +91,21 @@ pub struct AiConfig {
     pub blind_locks: usize,
     /// Placements of each possible next piece in that blind third ply.
     pub blind_next: usize,
+    /// Playouts for decisions made before the next piece is seen (see [`AiConfig::blind_locks`]):
+    /// how many of the current piece's locks (best first by the expected two-piece value) are
+    /// valued by greedy playouts instead of the blind third ply. 0 = off.
+    pub rollout_locks: usize,
+    /// Playouts per lock and possible next piece. Every lock plays the same piece sequences
+    /// (drawn from the NES picker's transition probabilities, seeded by the position).
+    pub rollouts: usize,
+    /// Pieces placed in each playout after the current one, the next piece first. Each is
+    /// placed at its best one-piece cost; a playout is worth the move costs on its way plus
+    /// the cost of the board it ends on, or [`AiConfig::rollout_death`] if it tops out.
+    pub rollout_depth: usize,
+    /// What a playout that tops out costs (in the evaluation's units).
+    pub rollout_death: f64,
+    /// Playouts are used from this level on.
+    pub rollout_from_level: u8,
 }
 
 impl Default for AiConfig {
@@ -104,6 +119,11 @@ impl Default for AiConfig {
             deep_next: 4,
             blind_locks: 3,
             blind_next: 2,
+            rollout_locks: 0,
+            rollouts: 4,
+            rollout_depth: 4,
+            rollout_death: 100_000.0,
+            rollout_from_level: 39,
         }
     }
 }
@@ -442,7 +462,9 @@ impl Ai {
         // commitment is in effect the choice of the lock: value the best `blind_locks` locks
         // with the blind third ply and commit among them.
         let vc: std::borrow::Cow<[[f64; 7]]> =
-            if self.cfg.blind_locks > 0 && search.layers.len() < wait + BLIND_COMMIT_MARGIN {
+            if self.rollouts_on(level) && search.layers.len() < wait + BLIND_COMMIT_MARGIN {
+                self.rollout_values(&v2, &after, current.kind()).into()
+            } else if self.cfg.blind_locks > 0 && search.layers.len() < wait + BLIND_COMMIT_MARGIN {
                 self.blind_values(&v2, &after, current.kind()).into()
             } else {
                 (&v2[..]).into()
@@ -578,7 +600,9 @@ impl Ai {
         current: PieceKind,
     ) -> (usize, f64) {
         let p = next_piece_probabilities(current);
-        let values = if self.cfg.blind_locks > 0 && self.cfg.blind_next > 0 {
+        let values = if self.rollouts_on(self.root.timing.level) {
+            self.rollout_values(v2, after, current)
+        } else if self.cfg.blind_locks > 0 && self.cfg.blind_next > 0 {
             self.blind_values(v2, after, current)
         } else {
             v2.to_vec()
@@ -619,6 +643,96 @@ impl Ai {
             }
         }
         out
+    }
+
+    /// Whether blind decisions at `level` are valued by playouts.
+    fn rollouts_on(&self, level: u8) -> bool {
+        self.cfg.rollout_locks > 0 && self.cfg.rollouts > 0 && level >= self.cfg.rollout_from_level
+    }
+
+    /// Values per lock and next piece from greedy playouts (see [`AiConfig::rollout_locks`])
+    /// for the best `rollout_locks` locks by the expected two-piece value; the other locks are
+    /// left out (`TOP_OUT`).
+    fn rollout_values(
+        &mut self,
+        v2: &[[f64; 7]],
+        after: &[After],
+        current: PieceKind,
+    ) -> Vec<[f64; 7]> {
+        let p = next_piece_probabilities(current);
+        let mut ranked: Vec<(f64, usize)> = (0..v2.len())
+            .map(|li| (expected(&v2[li], &p), li))
+            .collect();
+        ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let mut out = vec![[TOP_OUT * 2.0; 7]; v2.len()];
+        let Some(first) = after.first() else {
+            return out;
+        };
+        // Common random numbers: every lock plays the same sequences, drawn from a generator
+        // seeded by the position (the same games on any machine).
+        let depth = self.cfg.rollout_depth.max(1);
+        let mut rng = SplitMix::from_position(&self.root.board, current, first.lines);
+        let mut seqs: Vec<Vec<PieceKind>> = Vec::with_capacity(7 * self.cfg.rollouts);
+        for n in PieceKind::ALL {
+            for _ in 0..self.cfg.rollouts {
+                let mut seq = Vec::with_capacity(depth);
+                seq.push(n);
+                while seq.len() < depth {
+                    let prev = *seq.last().expect("not empty");
+                    seq.push(rng.piece(&next_piece_probabilities(prev)));
+                }
+                seqs.push(seq);
+            }
+        }
+        for &(c2, li) in ranked.iter().take(self.cfg.rollout_locks) {
+            if c2 >= TOP_OUT {
+                break;
+            }
+            let own = self.eval().move_cost(&after[li].m);
+            for n in 0..7 {
+                let mut sum = 0.0;
+                for s in 0..self.cfg.rollouts {
+                    sum += self.playout(&after[li], &seqs[n * self.cfg.rollouts + s]);
+                }
+                out[li][n] = own + sum / self.cfg.rollouts as f64;
+            }
+        }
+        out
+    }
+
+    /// One greedy playout of `seq` from `a`: the move costs on the way plus the final board's
+    /// cost, or the death cost if a piece cannot spawn or has no lock.
+    fn playout(&mut self, a: &After, seq: &[PieceKind]) -> f64 {
+        let fresh = |level: u8, dks: bool| MoveSummary {
+            level,
+            double_killscreen: dks,
+            ..MoveSummary::default()
+        };
+        let mut cur = *a;
+        let mut total = 0.0;
+        for &n in seq {
+            cur.m = fresh(cur.level, self.double_killscreen);
+            if !cur.board.fits(n.spawn() as u8, 5, 0) {
+                return total + self.cfg.rollout_death;
+            }
+            let out = self.quick_placements_after(&cur, n);
+            let mut best: Option<(f64, After)> = None;
+            for &(o, x, y) in &out {
+                let b = cur.place(o, x, y, 0, self.b_type);
+                let c = self.eval().cost(&b.board, &b.m);
+                if best.as_ref().is_none_or(|(bc, _)| c < *bc) {
+                    best = Some((c, b));
+                }
+            }
+            self.scratch.push(out);
+            let Some((_, b)) = best else {
+                return total + self.cfg.rollout_death;
+            };
+            total += self.eval().move_cost(&b.m);
+            cur = b;
+        }
+        cur.m = fresh(cur.level, self.double_killscreen);
+        total + self.eval().cost(&cur.board, &cur.m)
     }
 
     /// The value of `a` (after the current piece) with `next` known: the best over `next`'s
@@ -672,6 +786,43 @@ impl Ai {
             &mut out,
         );
         out
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for the playouts' piece sequences.
+struct SplitMix(u64);
+
+impl SplitMix {
+    /// Seeded by the board, the current piece and the line counter.
+    fn from_position(board: &Board, current: PieceKind, lines: u16) -> SplitMix {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &r in board.rows.iter() {
+            h = (h ^ r as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h = (h ^ current as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        h = (h ^ lines as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        SplitMix(h)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A piece drawn with probabilities `p` (T J Z O S L I).
+    fn piece(&mut self, p: &[f64; 7]) -> PieceKind {
+        let u = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
+        let mut acc = 0.0;
+        for (i, &pi) in p.iter().enumerate() {
+            acc += pi;
+            if u < acc {
+                return PieceKind::ALL[i];
+            }
+        }
+        PieceKind::I
     }
 }
 

@@ -137,6 +137,13 @@ impl BenchArgs {
             "deep_next": self.ai.deep_next,
             "blind_locks": self.ai.blind_locks,
             "blind_next": self.ai.blind_next,
+            "rollouts": format!(
+                "{}x{}x{} from {}",
+                self.ai.rollout_locks,
+                self.ai.rollouts,
+                self.ai.rollout_depth,
+                self.ai.rollout_from_level
+            ),
             "rules": self.rules.rules_name(),
             "randomizer": self.rules.randomizer_spec().to_string(),
             "sega_next_game": format!("{:?}", self.rules.sega_next_game).to_lowercase(),

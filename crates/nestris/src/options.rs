@@ -275,6 +275,20 @@ pub struct AiOptions {
     /// That blind third ply: placements of each possible next piece followed.
     #[arg(long, default_value_t = AiConfig::default().blind_next)]
     pub blind_next: usize,
+    /// Playouts instead of the blind third ply (a piece that locks before the next one is
+    /// seen): how many of the current piece's best locks are valued by greedy playouts
+    /// (0 = off).
+    #[arg(long, default_value_t = AiConfig::default().rollout_locks)]
+    pub rollout_locks: usize,
+    /// Playouts per lock and possible next piece (the same sequences for every lock).
+    #[arg(long, default_value_t = AiConfig::default().rollouts)]
+    pub rollouts: usize,
+    /// Pieces placed in each playout, the next piece first.
+    #[arg(long, default_value_t = AiConfig::default().rollout_depth)]
+    pub rollout_depth: usize,
+    /// The level from which blind decisions use playouts.
+    #[arg(long, default_value_t = AiConfig::default().rollout_from_level)]
+    pub rollout_from_level: u8,
 }
 
 impl AiOptions {
@@ -292,6 +306,9 @@ impl AiOptions {
             ("--deep-next", self.deep_next),
             ("--blind-locks", self.blind_locks),
             ("--blind-next", self.blind_next),
+            ("--rollout-locks", self.rollout_locks),
+            ("--rollouts", self.rollouts),
+            ("--rollout-depth", self.rollout_depth),
         ] {
             if v > 64 {
                 bail!("{name} {v} is out of range (0..=64)");
@@ -304,6 +321,10 @@ impl AiOptions {
             deep_next: self.deep_next,
             blind_locks: self.blind_locks,
             blind_next: self.blind_next,
+            rollout_locks: self.rollout_locks,
+            rollouts: self.rollouts,
+            rollout_depth: self.rollout_depth,
+            rollout_from_level: self.rollout_from_level,
             ..AiConfig::default()
         };
         if let Some(path) = &self.weights {
