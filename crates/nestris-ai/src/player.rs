@@ -24,6 +24,20 @@
 //!   piece after. Measured on 30 games from level 29: +13% score; from level 39 under the
 //!   double killscreen: lines survived 17 -> 35.
 //!
+//! - **Playouts for blind decisions** (from [`AiConfig::rollout_from_level`], level 29 by
+//!   default): the blind third ply still misjudges how a stack survives the next pieces, so
+//!   the best [`AiConfig::rollout_locks`] locks by the expected two-piece value are valued by
+//!   greedy playouts instead (StackRabbit's idea, our own code): for each possible next piece,
+//!   [`AiConfig::rollouts`] sequences of [`AiConfig::rollout_depth`] pieces drawn from the
+//!   picker's transition probabilities, each piece placed at its best one-piece cost. A
+//!   playout is worth the move costs on its way (clears, lock heights) plus its final board's
+//!   cost, or [`AiConfig::rollout_death`] if it tops out; every lock plays the same sequences
+//!   (common random numbers), seeded by the position, so games stay deterministic. Measured
+//!   on 40 games from an empty level-39 board under the double killscreen (seed 7000): lines
+//!   survived 54.7 -> 82.6 with 8 locks x 8 sequences x 6 pieces (4 pieces: 60.6; 10 pieces
+//!   with 2 sequences: 42.4, too noisy); from level 29, 100 games: +34,050 +- 20,319. About
+//!   19 ms a decision, against 3 ms for the blind third ply.
+//!
 //! A lock whose clear changes the level makes the next piece fall at the new level's speed;
 //! the evaluation's weights change with the phase ([`Weights::at`]).
 //!
@@ -104,8 +118,13 @@ pub struct AiConfig {
     pub rollout_depth: usize,
     /// What a playout that tops out costs (in the evaluation's units).
     pub rollout_death: f64,
-    /// Playouts are used from this level on.
+    /// Playouts are used for blind decisions from this level on.
     pub rollout_from_level: u8,
+    /// Playouts are used from this level on also once the next piece is seen (instead of
+    /// the third ply [`AiConfig::deep_locks`]): the best `rollout_locks` locks by the
+    /// two-piece value, each by `rollouts` playouts that start with the known next piece.
+    /// 255 = never.
+    pub rollout_known_from_level: u8,
 }
 
 impl Default for AiConfig {
@@ -119,11 +138,12 @@ impl Default for AiConfig {
             deep_next: 4,
             blind_locks: 3,
             blind_next: 2,
-            rollout_locks: 0,
-            rollouts: 4,
-            rollout_depth: 4,
+            rollout_locks: 8,
+            rollouts: 8,
+            rollout_depth: 6,
             rollout_death: 100_000.0,
-            rollout_from_level: 39,
+            rollout_from_level: 29,
+            rollout_known_from_level: 255,
         }
     }
 }
@@ -572,6 +592,13 @@ impl Ai {
         let Some(&(c0, l0)) = ranked.first() else {
             return (0, TOP_OUT);
         };
+        if c0 < TOP_OUT
+            && self.cfg.rollout_locks > 0
+            && self.cfg.rollouts > 0
+            && self.root.timing.level >= self.cfg.rollout_known_from_level
+        {
+            return self.choose_by_known_playouts(&ranked, after, next);
+        }
         if self.cfg.deep_locks == 0 || self.cfg.deep_next == 0 || c0 >= TOP_OUT {
             return (l0, c0);
         }
@@ -670,20 +697,11 @@ impl Ai {
         };
         // Common random numbers: every lock plays the same sequences, drawn from a generator
         // seeded by the position (the same games on any machine).
-        let depth = self.cfg.rollout_depth.max(1);
         let mut rng = SplitMix::from_position(&self.root.board, current, first.lines);
-        let mut seqs: Vec<Vec<PieceKind>> = Vec::with_capacity(7 * self.cfg.rollouts);
-        for n in PieceKind::ALL {
-            for _ in 0..self.cfg.rollouts {
-                let mut seq = Vec::with_capacity(depth);
-                seq.push(n);
-                while seq.len() < depth {
-                    let prev = *seq.last().expect("not empty");
-                    seq.push(rng.piece(&next_piece_probabilities(prev)));
-                }
-                seqs.push(seq);
-            }
-        }
+        let seqs: Vec<Vec<PieceKind>> = PieceKind::ALL
+            .into_iter()
+            .flat_map(|n| self.sequences(n, &mut rng))
+            .collect();
         for &(c2, li) in ranked.iter().take(self.cfg.rollout_locks) {
             if c2 >= TOP_OUT {
                 break;
@@ -698,6 +716,55 @@ impl Ai {
             }
         }
         out
+    }
+
+    /// [`AiConfig::rollouts`] piece sequences of [`AiConfig::rollout_depth`] pieces starting
+    /// with `first`, the others drawn with the picker's transition probabilities.
+    fn sequences(&self, first: PieceKind, rng: &mut SplitMix) -> Vec<Vec<PieceKind>> {
+        let depth = self.cfg.rollout_depth.max(1);
+        (0..self.cfg.rollouts)
+            .map(|_| {
+                let mut seq = Vec::with_capacity(depth);
+                seq.push(first);
+                while seq.len() < depth {
+                    let prev = *seq.last().expect("not empty");
+                    seq.push(rng.piece(&next_piece_probabilities(prev)));
+                }
+                seq
+            })
+            .collect()
+    }
+
+    /// With the next piece known: the best of the `ranked` locks (best first by the two-piece
+    /// value) valued by playouts that start with `next`, and its value.
+    fn choose_by_known_playouts(
+        &mut self,
+        ranked: &[(f64, usize)],
+        after: &[After],
+        next: PieceKind,
+    ) -> (usize, f64) {
+        let (c0, l0) = ranked[0];
+        let mut rng = SplitMix::from_position(&self.root.board, next, after[l0].lines);
+        let seqs = self.sequences(next, &mut rng);
+        let mut best = (f64::INFINITY, l0);
+        for &(c2, li) in ranked.iter().take(self.cfg.rollout_locks) {
+            if c2 >= TOP_OUT {
+                break;
+            }
+            let mut v = 0.0;
+            for seq in &seqs {
+                v += self.playout(&after[li], seq);
+            }
+            let v = self.eval().move_cost(&after[li].m) + v / seqs.len() as f64;
+            if v < best.0 {
+                best = (v, li);
+            }
+        }
+        if best.0.is_finite() {
+            (best.1, best.0)
+        } else {
+            (l0, c0)
+        }
     }
 
     /// One greedy playout of `seq` from `a`: the move costs on the way plus the final board's

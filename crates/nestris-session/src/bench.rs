@@ -221,6 +221,9 @@ pub struct ReportSetup {
     pub seed: u64,
     /// The AI's search widths: deep locks, deep next, blind locks, blind next.
     pub widths: [usize; 4],
+    /// The AI's playouts for blind decisions, e.g. `8 locks x 8 x 6 pieces from level 29`,
+    /// or `off`.
+    pub playouts: String,
     /// The position file (or engine snapshot) the games start from, if any.
     pub position: Option<String>,
     /// Whether that is a position file (a departure) rather than an engine snapshot.
@@ -288,6 +291,7 @@ pub fn report(results: &[GameResult], s: &ReportSetup, wall: Duration) -> serde_
         "deep_next": s.widths[1],
         "blind_locks": s.widths[2],
         "blind_next": s.widths[3],
+        "playouts": s.playouts,
         "mean_score": mean.round(),
         "std_score": var.sqrt().round(),
         // Standard error of the mean (sample standard deviation / sqrt(n)).

@@ -137,13 +137,7 @@ impl BenchArgs {
             "deep_next": self.ai.deep_next,
             "blind_locks": self.ai.blind_locks,
             "blind_next": self.ai.blind_next,
-            "rollouts": format!(
-                "{}x{}x{} from {}",
-                self.ai.rollout_locks,
-                self.ai.rollouts,
-                self.ai.rollout_depth,
-                self.ai.rollout_from_level
-            ),
+            "playouts": self.ai.playouts_label(),
             "rules": self.rules.rules_name(),
             "randomizer": self.rules.randomizer_spec().to_string(),
             "sega_next_game": format!("{:?}", self.rules.sega_next_game).to_lowercase(),
@@ -188,6 +182,7 @@ impl BenchArgs {
                 self.ai.blind_locks,
                 self.ai.blind_next,
             ],
+            playouts: self.ai.playouts_label(),
             position: self.game.position.as_ref().map(|p| p.display().to_string()),
             position_departure: self
                 .game
@@ -400,6 +395,14 @@ fn print_table(v: &serde_json::Value) {
             ""
         },
         v["ai"].as_str().unwrap_or("")
+    );
+    println!(
+        "search             third ply {}x{}, blind {}x{}, playouts {}",
+        v["deep_locks"],
+        v["deep_next"],
+        v["blind_locks"],
+        v["blind_next"],
+        v["playouts"].as_str().unwrap_or("off")
     );
     if let Some(p) = v["position"].as_str() {
         if v["departure"].as_bool() == Some(true) {
