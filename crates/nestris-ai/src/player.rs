@@ -120,11 +120,6 @@ pub struct AiConfig {
     pub rollout_death: f64,
     /// Playouts are used for blind decisions from this level on.
     pub rollout_from_level: u8,
-    /// Playouts are used from this level on also once the next piece is seen (instead of
-    /// the third ply [`AiConfig::deep_locks`]): the best `rollout_locks` locks by the
-    /// two-piece value, each by `rollouts` playouts that start with the known next piece.
-    /// 255 = never.
-    pub rollout_known_from_level: u8,
 }
 
 impl Default for AiConfig {
@@ -143,7 +138,6 @@ impl Default for AiConfig {
             rollout_depth: 6,
             rollout_death: 100_000.0,
             rollout_from_level: 29,
-            rollout_known_from_level: 255,
         }
     }
 }
@@ -592,13 +586,6 @@ impl Ai {
         let Some(&(c0, l0)) = ranked.first() else {
             return (0, TOP_OUT);
         };
-        if c0 < TOP_OUT
-            && self.cfg.rollout_locks > 0
-            && self.cfg.rollouts > 0
-            && self.root.timing.level >= self.cfg.rollout_known_from_level
-        {
-            return self.choose_by_known_playouts(&ranked, after, next);
-        }
         if self.cfg.deep_locks == 0 || self.cfg.deep_next == 0 || c0 >= TOP_OUT {
             return (l0, c0);
         }
@@ -733,38 +720,6 @@ impl Ai {
                 seq
             })
             .collect()
-    }
-
-    /// With the next piece known: the best of the `ranked` locks (best first by the two-piece
-    /// value) valued by playouts that start with `next`, and its value.
-    fn choose_by_known_playouts(
-        &mut self,
-        ranked: &[(f64, usize)],
-        after: &[After],
-        next: PieceKind,
-    ) -> (usize, f64) {
-        let (c0, l0) = ranked[0];
-        let mut rng = SplitMix::from_position(&self.root.board, next, after[l0].lines);
-        let seqs = self.sequences(next, &mut rng);
-        let mut best = (f64::INFINITY, l0);
-        for &(c2, li) in ranked.iter().take(self.cfg.rollout_locks) {
-            if c2 >= TOP_OUT {
-                break;
-            }
-            let mut v = 0.0;
-            for seq in &seqs {
-                v += self.playout(&after[li], seq);
-            }
-            let v = self.eval().move_cost(&after[li].m) + v / seqs.len() as f64;
-            if v < best.0 {
-                best = (v, li);
-            }
-        }
-        if best.0.is_finite() {
-            (best.1, best.0)
-        } else {
-            (l0, c0)
-        }
     }
 
     /// One greedy playout of `seq` from `a`: the move costs on the way plus the final board's

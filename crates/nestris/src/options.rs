@@ -289,10 +289,6 @@ pub struct AiOptions {
     /// The level from which blind decisions use playouts.
     #[arg(long, default_value_t = AiConfig::default().rollout_from_level)]
     pub rollout_from_level: u8,
-    /// The level from which decisions made once the next piece is seen also use playouts
-    /// (starting with that piece) instead of the third ply; 255 = never.
-    #[arg(long, default_value_t = AiConfig::default().rollout_known_from_level)]
-    pub rollout_known_from_level: u8,
 }
 
 impl AiOptions {
@@ -329,7 +325,6 @@ impl AiOptions {
             rollouts: self.rollouts,
             rollout_depth: self.rollout_depth,
             rollout_from_level: self.rollout_from_level,
-            rollout_known_from_level: self.rollout_known_from_level,
             ..AiConfig::default()
         };
         if let Some(path) = &self.weights {
@@ -355,16 +350,8 @@ impl AiOptions {
         if self.rollout_locks == 0 || self.rollouts == 0 {
             "off".into()
         } else {
-            let known = if self.rollout_known_from_level == u8::MAX {
-                String::new()
-            } else {
-                format!(
-                    " (with the preview seen from {})",
-                    self.rollout_known_from_level
-                )
-            };
             format!(
-                "{} locks x {} x {} pieces from level {}{known}",
+                "{} locks x {} x {} pieces from level {}",
                 self.rollout_locks, self.rollouts, self.rollout_depth, self.rollout_from_level
             )
         }

@@ -194,6 +194,10 @@ fn double_killscreen_games_record_and_replay() {
         "1",
         "--max-frames",
         "20000",
+        // Without playouts, so that the game ends within those frames (with them it lives
+        // longer than 20,000 frames here).
+        "--rollout-locks",
+        "0",
         "--record",
         file.to_str().unwrap(),
     ]);
