@@ -644,11 +644,7 @@ impl Ai {
         after: &[After],
         current: PieceKind,
     ) -> Vec<[f64; 7]> {
-        let p = next_piece_probabilities(current);
-        let mut ranked: Vec<(f64, usize)> = (0..v2.len())
-            .map(|li| (expected(&v2[li], &p), li))
-            .collect();
-        ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let ranked = ranked_by_expectation(v2, current);
         let mut out = vec![[TOP_OUT * 2.0; 7]; v2.len()];
         for &(c2, li) in ranked.iter().take(self.cfg.blind_locks) {
             if c2 >= TOP_OUT {
@@ -676,11 +672,7 @@ impl Ai {
         after: &[After],
         current: PieceKind,
     ) -> Vec<[f64; 7]> {
-        let p = next_piece_probabilities(current);
-        let mut ranked: Vec<(f64, usize)> = (0..v2.len())
-            .map(|li| (expected(&v2[li], &p), li))
-            .collect();
-        ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let ranked = ranked_by_expectation(v2, current);
         let mut out = vec![[TOP_OUT * 2.0; 7]; v2.len()];
         let Some(first) = after.first() else {
             return out;
@@ -849,6 +841,17 @@ impl SplitMix {
         }
         PieceKind::I
     }
+}
+
+/// Lock indices with their expected two-piece values over the next piece (the picker's
+/// probabilities after `current`), best first (ties by index).
+fn ranked_by_expectation(v2: &[[f64; 7]], current: PieceKind) -> Vec<(f64, usize)> {
+    let p = next_piece_probabilities(current);
+    let mut ranked: Vec<(f64, usize)> = (0..v2.len())
+        .map(|li| (expected(&v2[li], &p), li))
+        .collect();
+    ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    ranked
 }
 
 fn expected(v: &[f64; 7], p: &[f64; 7]) -> f64 {

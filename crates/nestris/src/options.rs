@@ -283,7 +283,7 @@ pub struct AiOptions {
     /// Playouts per lock and possible next piece (the same sequences for every lock).
     #[arg(long, default_value_t = AiConfig::default().rollouts)]
     pub rollouts: usize,
-    /// Pieces placed in each playout, the next piece first.
+    /// Pieces placed in each playout, the next piece first (1..=64).
     #[arg(long, default_value_t = AiConfig::default().rollout_depth)]
     pub rollout_depth: usize,
     /// The level from which blind decisions use playouts.
@@ -313,6 +313,9 @@ impl AiOptions {
             if v > 64 {
                 bail!("{name} {v} is out of range (0..=64)");
             }
+        }
+        if self.rollout_depth == 0 {
+            bail!("--rollout-depth 0 is out of range (1..=64 pieces; --rollout-locks 0 turns playouts off)");
         }
         let mut cfg = AiConfig {
             input,

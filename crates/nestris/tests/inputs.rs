@@ -331,6 +331,17 @@ fn options_are_checked_alike() {
     let (code, _, err) = nestris(&["bench", "--games", "1", "--threads", "10000"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--threads 10000 is out of range"), "{err}");
+    // The AI's playout settings out of range.
+    for (args, says) in [
+        (["--rollout-depth", "0"], "--rollout-depth 0 is out of range"),
+        (["--rollout-locks", "65"], "--rollout-locks 65 is out of range"),
+        (["--rollouts", "1000"], "--rollouts 1000 is out of range"),
+        (["--rollout-from-level", "300"], "300 is not in 0..=255"),
+    ] {
+        let (code, _, err) = nestris(&["bench", "--games", "1", args[0], args[1]]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(says), "{err}");
+    }
     // play --keys on a missing file.
     let (code, _, err) = nestris(&["play", "--keys", "no-such-keys.toml"]);
     assert_eq!(code, 2, "{err}");
