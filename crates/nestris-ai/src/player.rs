@@ -55,6 +55,7 @@ use crate::board::Board;
 use crate::eval::{Evaluator, MoveSummary, Weights};
 use crate::input::InputModel;
 use crate::search::{locks_in, quick_placements, ReachSet, Search, Timing};
+use crate::tune::SplitMix64;
 
 /// A lock position: orientation and the piece centre's column and row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -478,14 +479,14 @@ impl Ai {
         // When the piece is nearly down by the time the preview is seen (from level 29), the
         // commitment is in effect the choice of the lock: value the best `blind_locks` locks
         // with the blind third ply and commit among them.
-        let vc: std::borrow::Cow<[[f64; 7]]> =
-            if self.rollouts_on(level) && search.layers.len() < wait + BLIND_COMMIT_MARGIN {
-                self.rollout_values(&v2, &after, current.kind()).into()
-            } else if self.cfg.blind_locks > 0 && search.layers.len() < wait + BLIND_COMMIT_MARGIN {
-                self.blind_values(&v2, &after, current.kind()).into()
-            } else {
-                (&v2[..]).into()
-            };
+        let nearly_down = search.layers.len() < wait + BLIND_COMMIT_MARGIN;
+        let vc: std::borrow::Cow<[[f64; 7]]> = if nearly_down && self.rollouts_on(level) {
+            self.rollout_values(&v2, &after, current.kind()).into()
+        } else if nearly_down && self.cfg.blind_locks > 0 {
+            self.blind_values(&v2, &after, current.kind()).into()
+        } else {
+            (&v2[..]).into()
+        };
         let mut best: (f64, Option<usize>, Option<usize>) = (f64::INFINITY, None, None);
         for (li, l) in search.locks.iter().enumerate() {
             if (l.frame as usize) <= wait {
@@ -679,7 +680,7 @@ impl Ai {
         };
         // Common random numbers: every lock plays the same sequences, drawn from a generator
         // seeded by the position (the same games on any machine).
-        let mut rng = SplitMix::from_position(&self.root.board, current, first.lines);
+        let mut rng = SplitMix64(position_seed(&self.root.board, current, first.lines));
         let seqs: Vec<Vec<PieceKind>> = PieceKind::ALL
             .into_iter()
             .flat_map(|n| self.sequences(n, &mut rng))
@@ -702,7 +703,7 @@ impl Ai {
 
     /// [`AiConfig::rollouts`] piece sequences of [`AiConfig::rollout_depth`] pieces starting
     /// with `first`, the others drawn with the picker's transition probabilities.
-    fn sequences(&self, first: PieceKind, rng: &mut SplitMix) -> Vec<Vec<PieceKind>> {
+    fn sequences(&self, first: PieceKind, rng: &mut SplitMix64) -> Vec<Vec<PieceKind>> {
         let depth = self.cfg.rollout_depth.max(1);
         (0..self.cfg.rollouts)
             .map(|_| {
@@ -710,7 +711,7 @@ impl Ai {
                 seq.push(first);
                 while seq.len() < depth {
                     let prev = *seq.last().expect("not empty");
-                    seq.push(rng.piece(&next_piece_probabilities(prev)));
+                    seq.push(draw_piece(rng, &next_piece_probabilities(prev)));
                 }
                 seq
             })
@@ -732,19 +733,10 @@ impl Ai {
             if !cur.board.fits(n.spawn() as u8, 5, 0) {
                 return total + self.cfg.rollout_death;
             }
-            let out = self.quick_placements_after(&cur, n);
-            let mut best: Option<(f64, After)> = None;
-            for &(o, x, y) in &out {
-                let b = cur.place(o, x, y, 0, self.b_type);
-                let c = self.eval().cost(&b.board, &b.m);
-                if best.as_ref().is_none_or(|(bc, _)| c < *bc) {
-                    best = Some((c, b));
-                }
-            }
-            self.scratch.push(out);
-            let Some((_, b)) = best else {
+            let Some((_, (o, x, y))) = self.best_placement(&cur, n, 0) else {
                 return total + self.cfg.rollout_death;
             };
+            let b = cur.place(o, x, y, 0, self.b_type);
             total += self.eval().move_cost(&b.m);
             cur = b;
         }
@@ -781,11 +773,26 @@ impl Ai {
 
     /// The best cost over the quick placements of `next` (placement number `slot`) after `a`.
     fn best_follow_up(&mut self, a: &After, next: PieceKind, slot: usize) -> f64 {
+        self.best_placement(a, next, slot)
+            .map_or(TOP_OUT, |(c, _)| c.min(TOP_OUT))
+    }
+
+    /// The quick placement of `next` (placement number `slot`) after `a` with the lowest
+    /// cost (the first of equals), and that cost; `None` when there is none.
+    fn best_placement(
+        &mut self,
+        a: &After,
+        next: PieceKind,
+        slot: usize,
+    ) -> Option<(f64, (u8, i8, i8))> {
         let out = self.quick_placements_after(a, next);
-        let mut best = TOP_OUT;
+        let mut best: Option<(f64, (u8, i8, i8))> = None;
         for &(o, x, y) in &out {
             let b = a.place(o, x, y, slot, self.b_type);
-            best = best.min(self.eval().cost(&b.board, &b.m));
+            let c = self.eval().cost(&b.board, &b.m);
+            if best.is_none_or(|(bc, _)| c < bc) {
+                best = Some((c, (o, x, y)));
+            }
         }
         self.scratch.push(out);
         best
@@ -806,41 +813,28 @@ impl Ai {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for the playouts' piece sequences.
-struct SplitMix(u64);
+/// The seed of a decision's playout sequences: a hash (FNV-1a) of the board, the current
+/// piece and the line counter.
+fn position_seed(board: &Board, current: PieceKind, lines: u16) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let words = board.rows.iter().map(|&r| r as u64);
+    for w in words.chain([current as u64, lines as u64]) {
+        h = (h ^ w).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
 
-impl SplitMix {
-    /// Seeded by the board, the current piece and the line counter.
-    fn from_position(board: &Board, current: PieceKind, lines: u16) -> SplitMix {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for &r in board.rows.iter() {
-            h = (h ^ r as u64).wrapping_mul(0x0000_0100_0000_01b3);
+/// A piece drawn with probabilities `p` (T J Z O S L I).
+fn draw_piece(rng: &mut SplitMix64, p: &[f64; 7]) -> PieceKind {
+    let u = rng.unit();
+    let mut acc = 0.0;
+    for (i, &pi) in p.iter().enumerate() {
+        acc += pi;
+        if u < acc {
+            return PieceKind::ALL[i];
         }
-        h = (h ^ current as u64).wrapping_mul(0x0000_0100_0000_01b3);
-        h = (h ^ lines as u64).wrapping_mul(0x0000_0100_0000_01b3);
-        SplitMix(h)
     }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A piece drawn with probabilities `p` (T J Z O S L I).
-    fn piece(&mut self, p: &[f64; 7]) -> PieceKind {
-        let u = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
-        let mut acc = 0.0;
-        for (i, &pi) in p.iter().enumerate() {
-            acc += pi;
-            if u < acc {
-                return PieceKind::ALL[i];
-            }
-        }
-        PieceKind::I
-    }
+    PieceKind::I
 }
 
 /// Lock indices with their expected two-piece values over the next piece (the picker's

@@ -333,8 +333,14 @@ fn options_are_checked_alike() {
     assert!(err.contains("--threads 10000 is out of range"), "{err}");
     // The AI's playout settings out of range.
     for (args, says) in [
-        (["--rollout-depth", "0"], "--rollout-depth 0 is out of range"),
-        (["--rollout-locks", "65"], "--rollout-locks 65 is out of range"),
+        (
+            ["--rollout-depth", "0"],
+            "--rollout-depth 0 is out of range",
+        ),
+        (
+            ["--rollout-locks", "65"],
+            "--rollout-locks 65 is out of range",
+        ),
         (["--rollouts", "1000"], "--rollouts 1000 is out of range"),
         (["--rollout-from-level", "300"], "300 is not in 0..=255"),
     ] {
