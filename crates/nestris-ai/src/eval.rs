@@ -107,6 +107,10 @@ pub struct Weights {
     /// Weights used in B-type games (clear 25 lines over garbage: survival, not points), if
     /// different.
     pub b_type: Option<Box<Weights>>,
+    /// Weights used before level 19 in A-type games (the slow speed band: three or more
+    /// frames a row; the field's format starts at level 18), if different. They start from
+    /// the base weights.
+    pub before_19: Option<Box<Weights>>,
     /// Weights used under the double killscreen (a departure: two rows a frame from level 39)
     /// from level [`Weights::from_level`] of that table on, if different. They start from the
     /// killscreen weights.
@@ -183,6 +187,7 @@ impl Weights {
             danger_height: 12.0,
             killscreen: None,
             b_type: None,
+            before_19: None,
             double_killscreen: None,
             from_level: 0,
         }
@@ -223,7 +228,8 @@ impl Weights {
     /// pairs (keys from [`FEATURES`]; features not named are zero), and optionally
     /// `[killscreen]`: overrides used from level 29 on (`danger_height` may be overridden
     /// there too), optionally `[b_type]`: overrides used in B-type games (starting from
-    /// `[weights]`), and `[double_killscreen]`: overrides used when the game has the double
+    /// `[weights]`), `[before_19]`: overrides used before level 19 in A-type games (starting
+    /// from `[weights]`), and `[double_killscreen]`: overrides used when the game has the double
     /// killscreen on, from level `from_level` (default 39) of that table (starting from the
     /// killscreen weights). A file without a `[weights]` table may give the pairs at the top
     /// level.
@@ -246,7 +252,7 @@ impl Weights {
         for (k, v) in &value {
             match k.as_str() {
                 "name" => {}
-                "weights" | "killscreen" | "b_type" | "double_killscreen" => {
+                "weights" | "killscreen" | "b_type" | "before_19" | "double_killscreen" => {
                     if !v.is_table() {
                         return Err(WeightsError::NotANumber {
                             name: k.clone(),
@@ -258,7 +264,7 @@ impl Weights {
                 _ => {
                     return Err(WeightsError::UnknownFeature {
                         name: k.clone(),
-                        valid: "name, danger_height, [weights], [killscreen], [b_type], [double_killscreen]".into(),
+                        valid: "name, danger_height, [weights], [killscreen], [b_type], [before_19], [double_killscreen]".into(),
                     })
                 }
             }
@@ -309,6 +315,17 @@ impl Weights {
             }
             w.b_type = Some(Box::new(b));
         }
+        if let Some(toml::Value::Table(t)) = value.get("before_19") {
+            let mut b = w.clone();
+            b.killscreen = None;
+            b.double_killscreen = None;
+            b.b_type = None;
+            b.name = format!("{name} (before level 19)");
+            for (k, v) in t {
+                b.set_pair(k, v)?;
+            }
+            w.before_19 = Some(Box::new(b));
+        }
         w.check_playable(&value)?;
         Ok(w)
     }
@@ -321,6 +338,9 @@ impl Weights {
         }
         if let Some(b) = &self.b_type {
             t.push(("[b_type]", b));
+        }
+        if let Some(b) = &self.before_19 {
+            t.push(("[before_19]", b));
         }
         if let Some(d) = &self.double_killscreen {
             t.push(("[double_killscreen]", d));
@@ -435,10 +455,11 @@ impl Weights {
         }
     }
 
-    /// The weights of each phase, indexed by [`Weights::phase`]: before level 29, from 29 on,
-    /// B-type, and under the double killscreen (each the base weights where its table is
-    /// absent).
-    pub fn phases(&self) -> [&Weights; 4] {
+    /// The weights of each phase, indexed by [`Weights::phase`]: levels 19-28 (and below 19
+    /// without a `[before_19]` table), from 29 on, B-type, under the double killscreen, and
+    /// before level 19 (each the base weights, or the killscreen weights under the double
+    /// killscreen, where its table is absent).
+    pub fn phases(&self) -> [&Weights; 5] {
         [
             self,
             self.at_level(29),
@@ -446,6 +467,7 @@ impl Weights {
             self.double_killscreen
                 .as_deref()
                 .unwrap_or_else(|| self.at_level(29)),
+            self.before_19.as_deref().unwrap_or(self),
         ]
     }
 
@@ -455,6 +477,7 @@ impl Weights {
         match &self.double_killscreen {
             _ if b_type => 2,
             Some(d) if double_killscreen && level >= d.from_level => 3,
+            _ if level < 19 && self.before_19.is_some() => 4,
             _ => usize::from(level >= 29),
         }
     }
@@ -500,6 +523,9 @@ impl Weights {
         }
         if let Some(b) = &self.b_type {
             b.write_overrides(&mut out, "[b_type]\n", self);
+        }
+        if let Some(b) = &self.before_19 {
+            b.write_overrides(&mut out, "[before_19]\n", self);
         }
         if let Some(d) = &self.double_killscreen {
             let header = format!("[double_killscreen]\nfrom_level = {}\n", d.from_level);
@@ -834,10 +860,17 @@ mod tests {
             "danger_height = 10\n[weights]\nholes = 60\nburns = 40\n\
              [killscreen]\nburns = 20\n\
              [double_killscreen]\nfrom_level = 37\nholes = 90\n\
-             [b_type]\nburns = -5\n",
+             [b_type]\nburns = -5\n\
+             [before_19]\ndanger_height = 14\nburns = 70\n",
         )
         .unwrap();
-        assert_eq!(w.at(18, true).get("burns"), 40.0);
+        // Before level 19 the [before_19] table, from [weights]; from 19 the base weights.
+        assert_eq!(w.at(18, true).get("burns"), 70.0);
+        assert_eq!(w.at(18, true).get("holes"), 60.0);
+        assert_eq!(w.at(0, false).danger_height, 14.0);
+        assert_eq!(w.at(19, true).get("burns"), 40.0);
+        assert_eq!(w.at(19, true).danger_height, 10.0);
+        assert_eq!(w.for_b_type().danger_height, 10.0);
         assert_eq!(w.at(29, true).get("burns"), 20.0);
         assert_eq!(w.at(36, true).get("holes"), 60.0);
         // The double-killscreen table starts from the killscreen weights, from its own level,
@@ -851,6 +884,9 @@ mod tests {
         assert_eq!(back.at(37, true).w, w.at(37, true).w);
         assert_eq!(back.at(37, true).from_level, 37);
         assert_eq!(back.for_b_type().w, w.for_b_type().w);
+        assert_eq!(back.at(18, false).w, w.at(18, false).w);
+        assert_eq!(back.at(18, false).danger_height, 14.0);
+        assert_eq!(back.phases(), w.phases());
         assert!(Weights::from_toml("[double_killscreen]\nfrom_level = 3").is_err());
         // Files the AI cannot play with are refused, with the reason.
         for (text, why) in [

@@ -221,7 +221,7 @@ impl After {
 pub struct Ai {
     cfg: AiConfig,
     /// One evaluator per phase of the weights ([`Weights::phases`]).
-    evals: [Evaluator; 4],
+    evals: [Evaluator; 5],
     /// Which of `evals` is in force ([`Weights::phase`]).
     eval_ks: usize,
     piece_id: Option<u8>,

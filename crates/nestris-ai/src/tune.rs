@@ -50,13 +50,14 @@ impl SplitMix64 {
 }
 
 /// The phase tables a tuned number can name: before level 29 (no prefix), `killscreen.` (from
-/// level 29 on) and `double_killscreen.` (under the double killscreen, a departure, from its
-/// table's `from_level`).
+/// level 29 on), `double_killscreen.` (under the double killscreen, a departure, from its
+/// table's `from_level`) and `before_19.` (before level 19).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Table {
     Base,
     Killscreen,
     DoubleKillscreen,
+    Before19,
 }
 
 fn split(slot: &str) -> (Table, &str) {
@@ -64,6 +65,8 @@ fn split(slot: &str) -> (Table, &str) {
         (Table::Killscreen, n)
     } else if let Some(n) = slot.strip_prefix("double_killscreen.") {
         (Table::DoubleKillscreen, n)
+    } else if let Some(n) = slot.strip_prefix("before_19.") {
+        (Table::Before19, n)
     } else {
         (Table::Base, slot)
     }
@@ -75,7 +78,7 @@ fn split(slot: &str) -> (Table, &str) {
 /// smallest of these over the tuned numbers, every candidate plays as the start weights do.
 pub fn slot_from_level(start: &Weights, slot: &str) -> u8 {
     match split(slot).0 {
-        Table::Base => 0,
+        Table::Base | Table::Before19 => 0,
         Table::Killscreen => 29,
         Table::DoubleKillscreen => start
             .double_killscreen
@@ -94,6 +97,7 @@ fn get(w: &Weights, slot: &str) -> Option<f64> {
         Table::Base => w,
         Table::Killscreen => w.at_level(29),
         Table::DoubleKillscreen => w.phases()[3],
+        Table::Before19 => w.phases()[4],
     };
     if name == "danger_height" {
         return Some(w.danger_height);
@@ -113,6 +117,7 @@ fn set(w: &mut Weights, slot: &str, v: f64) {
                 w.killscreen = Some(Box::new(Weights {
                     killscreen: None,
                     b_type: None,
+                    before_19: None,
                     double_killscreen: None,
                     name: format!("{} (killscreen)", w.name),
                     from_level: 29,
@@ -126,12 +131,26 @@ fn set(w: &mut Weights, slot: &str, v: f64) {
                 let mut d = w.at_level(29).clone();
                 d.killscreen = None;
                 d.b_type = None;
+                d.before_19 = None;
                 d.double_killscreen = None;
                 d.name = format!("{} (double killscreen)", w.name);
                 d.from_level = nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL;
                 w.double_killscreen = Some(Box::new(d));
             }
             w.double_killscreen.as_mut().expect("set above")
+        }
+        Table::Before19 => {
+            if w.before_19.is_none() {
+                w.before_19 = Some(Box::new(Weights {
+                    killscreen: None,
+                    b_type: None,
+                    before_19: None,
+                    double_killscreen: None,
+                    name: format!("{} (before level 19)", w.name),
+                    ..w.clone()
+                }));
+            }
+            w.before_19.as_mut().expect("set above")
         }
     };
     if name == "danger_height" {
@@ -279,7 +298,7 @@ impl Cem {
                 None => {
                     return Err(TuneError::Slot {
                         name: s.clone(),
-                        why: "not a feature, danger_height, killscreen.<one of those> or double_killscreen.<one of those>".into(),
+                        why: "not a feature, danger_height, killscreen.<one of those>, double_killscreen.<one of those> or before_19.<one of those>".into(),
                     })
                 }
                 Some(0.0) => {
@@ -330,6 +349,9 @@ impl Cem {
         }
         if let Some(d) = &mut w.double_killscreen {
             d.name = format!("{} (double killscreen)", w.name);
+        }
+        if let Some(b) = &mut w.before_19 {
+            b.name = format!("{} (before level 19)", w.name);
         }
         for (s, t) in self.slots.iter().zip(theta) {
             let v = get(&start, s).unwrap_or(0.0) * t.exp();
@@ -559,15 +581,20 @@ mod tests {
     #[test]
     fn each_table_is_tuned_on_its_own() {
         let w = Weights::default();
-        let slots: Vec<String> = ["burns", "killscreen.burns", "double_killscreen.burns"]
-            .map(String::from)
-            .into();
+        let slots: Vec<String> = [
+            "burns",
+            "killscreen.burns",
+            "double_killscreen.burns",
+            "before_19.danger_height",
+        ]
+        .map(String::from)
+        .into();
         assert_eq!(
             slots
                 .iter()
                 .map(|s| slot_from_level(&w, s))
                 .collect::<Vec<_>>(),
-            [0, 29, 39]
+            [0, 29, 39, 0]
         );
         let c = Cem::new(&w, slots.clone(), 5, settings(4, 1, 0.3, 0.05), "t".into()).unwrap();
         let cand = c.candidate(0).unwrap();
@@ -599,6 +626,15 @@ mod tests {
             t.at(39, true).get("tetrises"),
             plain.at(29, false).get("tetrises")
         );
+        // A [before_19] table starts from the base weights and acts below level 19 only.
+        let mut b = Weights {
+            before_19: None,
+            ..Weights::default()
+        };
+        set(&mut b, "before_19.danger_height", 13.0);
+        assert_eq!(b.at(18, true).danger_height, 13.0);
+        assert_eq!(b.at(18, true).w, b.w);
+        assert_eq!(b.at(19, true).danger_height, b.danger_height);
     }
 
     #[test]

@@ -43,8 +43,8 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 1)]
     pub tune_seed: u64,
     /// The numbers to tune, comma-separated: feature names, danger_height,
-    /// killscreen.<name> (from level 29) or double_killscreen.<name> (under the double
-    /// killscreen). Default: every non-zero weight and both danger heights. When every tuned
+    /// killscreen.<name> (from level 29), double_killscreen.<name> (under the double
+    /// killscreen) or before_19.<name> (before level 19). Default: every non-zero weight and both danger heights. When every tuned
     /// number acts from a later level, the games are played once to two levels before it
     /// and every candidate goes on from there.
     #[arg(long, value_delimiter = ',')]
