@@ -459,7 +459,9 @@ pub fn quick_placements(
     out: &mut Vec<(u8, i8, i8)>,
 ) {
     out.clear();
-    let speed_frames = timing.drop_frames(24 * 4 + 200);
+    // Gravity drops of frames 1..=FRAMES after the spawn, then one a frame (as a table of
+    // that length would give), drawn as the path goes: no table per call.
+    const FRAMES: usize = 24 * 4 + 200;
     let kind = spawn.kind();
     let x0: i8 = 5;
     let y0: i8 = 0;
@@ -478,6 +480,7 @@ pub fn quick_placements(
             let mut t = 0usize;
             let mut ok = true;
             let mut locked = None;
+            let mut drops = timing.drops();
             loop {
                 let mut inp = 0u8;
                 if input.can_press(t as u32) {
@@ -506,7 +509,12 @@ pub fn quick_placements(
                     x = nx;
                     o = no;
                 }
-                match fall(board, o, x, y, speed_frames.get(t).copied().unwrap_or(1)) {
+                let drop = if t < FRAMES {
+                    drops.next().unwrap_or(1)
+                } else {
+                    1
+                };
+                match fall(board, o, x, y, drop) {
                     Ok(ny) => y = ny,
                     Err(ly) => {
                         y = ly;
@@ -568,59 +576,143 @@ pub fn i_reach_with_columns(
     input: &InputModel,
     double_killscreen: bool,
 ) -> u16 {
+    let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
+    let mut mask = 0u16;
+    for dir in I_REACH_DIRS {
+        mask |= i_reach_dir(board, cols, timing, input, dir, None);
+    }
+    mask
+}
+
+/// The directions [`i_reach`] taps towards: none, left, right.
+const I_REACH_DIRS: [u8; 3] = [0, buttons::LEFT, buttons::RIGHT];
+
+/// [`i_reach`] on an empty board for one gravity and tap speed, direction by direction: the
+/// columns reached and every cell the path tests (`footprint[row index]`, bit x = column x).
+/// On a board with none of those cells filled every test answers as on the empty board, so
+/// the path, and the columns it reaches, are the same: [`i_reach_cached`] skips it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IReachEmpty {
+    dirs: [(u16, [u16; crate::board::ROWS]); 3],
+}
+
+impl IReachEmpty {
+    /// The empty-board paths at `level` (with the double killscreen on or off), tapping at
+    /// `input`.
+    pub fn new(level: u8, input: &InputModel, double_killscreen: bool) -> IReachEmpty {
+        let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
+        let (empty, cols) = (Board::new(), [0u32; 10]);
+        let dirs = I_REACH_DIRS.map(|dir| {
+            let mut footprint = [0u16; crate::board::ROWS];
+            let mask = i_reach_dir(&empty, &cols, timing, input, dir, Some(&mut footprint));
+            (mask, footprint)
+        });
+        IReachEmpty { dirs }
+    }
+}
+
+/// [`i_reach_with_columns`] where `empty` holds the empty-board paths of the same level, tap
+/// speed and double killscreen: a direction whose path tests only cells that are empty on
+/// `board` reaches the empty board's columns; the others are simulated.
+pub fn i_reach_cached(
+    board: &Board,
+    cols: &[u32; 10],
+    empty: &IReachEmpty,
+    level: u8,
+    input: &InputModel,
+    double_killscreen: bool,
+) -> u16 {
+    let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
+    let mut mask = 0u16;
+    for (dir, (m, footprint)) in I_REACH_DIRS.into_iter().zip(&empty.dirs) {
+        let clear = board
+            .rows
+            .iter()
+            .zip(footprint)
+            .fold(0u16, |acc, (&r, &f)| acc | (r & f))
+            == 0;
+        mask |= if clear {
+            *m
+        } else {
+            i_reach_dir(board, cols, timing, input, dir, None)
+        };
+    }
+    mask
+}
+
+/// The columns the vertical I reaches tapping towards `dir` (0: no tap): see [`i_reach`].
+/// With `footprint`, every cell tested is marked there.
+#[inline]
+fn i_reach_dir(
+    board: &Board,
+    cols: &[u32; 10],
+    timing: Timing,
+    input: &InputModel,
+    dir: u8,
+    mut footprint: Option<&mut [u16; crate::board::ROWS]>,
+) -> u16 {
     let (iv, ih) = (Orientation::Iv as u8, Orientation::Ih as u8);
     // Iv covers rows y-2..=y+1 of column x (bits y..=y+3 of its column word); Ih covers
     // columns x-2..=x+1 of row y.
-    let fits = |o: u8, x: i8, y: i8| -> bool {
+    let mut fits = |o: u8, x: i8, y: i8| -> bool {
         if o == iv {
-            (0..10).contains(&x) && (0..=18).contains(&y) && (cols[x as usize] >> y) & 0xF == 0
+            if !((0..10).contains(&x) && (0..=18).contains(&y)) {
+                return false;
+            }
+            if let Some(f) = footprint.as_deref_mut() {
+                for r in &mut f[y as usize..y as usize + 4] {
+                    *r |= 1 << x;
+                }
+            }
+            (cols[x as usize] >> y) & 0xF == 0
         } else {
-            (2..=8).contains(&x)
-                && (-2..20).contains(&y)
-                && board.rows[(y + 2) as usize] & (0xF << (x - 2)) == 0
+            if !((2..=8).contains(&x) && (-2..20).contains(&y)) {
+                return false;
+            }
+            if let Some(f) = footprint.as_deref_mut() {
+                f[(y + 2) as usize] |= 0xF << (x - 2);
+            }
+            board.rows[(y + 2) as usize] & (0xF << (x - 2)) == 0
         }
     };
-    let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
     let mut mask = 0u16;
-    for dir in [0, buttons::LEFT, buttons::RIGHT] {
-        let (mut x, mut o, mut y) = (5i8, ih, 0i8);
-        let mut drops = timing.drops();
-        let mut t = 0u32;
-        'frames: loop {
-            let mut blocked = false;
-            if input.can_press(t) {
-                // As apply_input: the shift, then the rotation (A, pressed while horizontal).
-                let mut nx = x;
-                if dir == buttons::RIGHT {
-                    if fits(o, x + 1, y) {
-                        nx = x + 1;
-                    }
-                } else if dir == buttons::LEFT && x > 0 && fits(o, x - 1, y) {
-                    nx = x - 1;
+    let (mut x, mut o, mut y) = (5i8, ih, 0i8);
+    let mut drops = timing.drops();
+    let mut t = 0u32;
+    'frames: loop {
+        let mut blocked = false;
+        if input.can_press(t) {
+            // As apply_input: the shift, then the rotation (A, pressed while horizontal).
+            let mut nx = x;
+            if dir == buttons::RIGHT {
+                if fits(o, x + 1, y) {
+                    nx = x + 1;
                 }
-                let mut no = o;
-                if o == ih && fits(iv, nx, y) {
-                    no = iv;
-                }
-                blocked = nx == x && o != ih;
-                x = nx;
-                o = no;
+            } else if dir == buttons::LEFT && x > 0 && fits(o, x - 1, y) {
+                nx = x - 1;
             }
-            let vertical = o == iv;
-            if vertical {
-                mask |= 1 << x;
+            let mut no = o;
+            if o == ih && fits(iv, nx, y) {
+                no = iv;
             }
-            for _ in 0..drops.next().unwrap_or(1) {
-                if !fits(o, x, y + 1) {
-                    break 'frames;
-                }
-                y += 1;
-            }
-            if (blocked && vertical) || t > 400 {
-                break;
-            }
-            t += 1;
+            blocked = nx == x && o != ih;
+            x = nx;
+            o = no;
         }
+        let vertical = o == iv;
+        if vertical {
+            mask |= 1 << x;
+        }
+        for _ in 0..drops.next().unwrap_or(1) {
+            if !fits(o, x, y + 1) {
+                break 'frames;
+            }
+            y += 1;
+        }
+        if (blocked && vertical) || t > 400 {
+            break;
+        }
+        t += 1;
     }
     mask
 }
@@ -696,10 +788,18 @@ mod tests {
             for level in [0, 18, 19, 28, 29, 38, 39, 40] {
                 for input in &inputs {
                     for dks in [false, true] {
+                        let reference = i_reach_reference(&b, level, input, dks);
                         assert_eq!(
                             i_reach(&b, level, input, dks),
-                            i_reach_reference(&b, level, input, dks),
+                            reference,
                             "board {n} level {level} dks {dks}"
+                        );
+                        // With the empty board's paths at hand: the same columns.
+                        let empty = IReachEmpty::new(level, input, dks);
+                        assert_eq!(
+                            i_reach_cached(&b, &b.columns(), &empty, level, input, dks),
+                            reference,
+                            "cached: board {n} level {level} dks {dks}"
                         );
                     }
                 }
