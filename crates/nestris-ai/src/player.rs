@@ -685,20 +685,90 @@ impl Ai {
             .into_iter()
             .flat_map(|n| self.sequences(n, &mut rng))
             .collect();
+        let shared = shared_prefixes(&seqs, self.cfg.rollouts);
+        let (mut walks, mut values) = (Vec::new(), Vec::new());
         for &(c2, li) in ranked.iter().take(self.cfg.rollout_locks) {
             if c2 >= TOP_OUT {
                 break;
             }
             let own = self.eval().move_cost(&after[li].m);
+            self.playouts(&after[li], &seqs, &shared, &mut walks, &mut values);
             for n in 0..7 {
                 let mut sum = 0.0;
                 for s in 0..self.cfg.rollouts {
-                    sum += self.playout(&after[li], &seqs[n * self.cfg.rollouts + s]);
+                    sum += values[n * self.cfg.rollouts + s];
                 }
                 out[li][n] = own + sum / self.cfg.rollouts as f64;
             }
         }
         out
+    }
+
+    /// The value of every playout of `seqs` from `a` ([`Ai::playout`]) into `values`, playing
+    /// each piece once for the sequences that share it: sequence `s` starts from the state of
+    /// sequence `shared[s].0` after their `shared[s].1` common first pieces (a playout is a
+    /// function of the state and the pieces, so the values are the same). `walks` is scratch
+    /// space: `depth + 1` states per sequence, the state before each piece and the last one.
+    fn playouts(
+        &mut self,
+        a: &After,
+        seqs: &[Vec<PieceKind>],
+        shared: &[(usize, usize)],
+        walks: &mut Vec<Walk>,
+        values: &mut Vec<f64>,
+    ) {
+        let depth = seqs.first().map_or(0, Vec::len);
+        let stride = depth + 1;
+        walks.clear();
+        walks.resize(seqs.len() * stride, Walk::Dead(0.0));
+        values.clear();
+        for (s, seq) in seqs.iter().enumerate() {
+            let (j, k) = shared[s];
+            let base = s * stride;
+            if k == 0 {
+                walks[base] = Walk::Alive(*a, 0.0);
+            } else {
+                walks.copy_within(j * stride..=j * stride + k, base);
+            }
+            for (d, &n) in seq.iter().enumerate().skip(k) {
+                walks[base + d + 1] = match walks[base + d] {
+                    Walk::Dead(v) => Walk::Dead(v),
+                    Walk::Alive(cur, total) => self.playout_step(cur, total, n),
+                };
+            }
+            values.push(match walks[base + depth] {
+                Walk::Dead(v) => v,
+                Walk::Alive(cur, total) => total + self.final_cost(cur),
+            });
+        }
+    }
+
+    /// One piece of a playout: `n` placed at its best one-piece cost on `cur`, its move cost
+    /// added to `total`; dead (the death cost added) if it cannot spawn or has no lock.
+    fn playout_step(&mut self, mut cur: After, total: f64, n: PieceKind) -> Walk {
+        cur.m = MoveSummary {
+            level: cur.level,
+            double_killscreen: self.double_killscreen,
+            ..MoveSummary::default()
+        };
+        if !cur.board.fits(n.spawn() as u8, 5, 0) {
+            return Walk::Dead(total + self.cfg.rollout_death);
+        }
+        let Some((_, (o, x, y))) = self.best_placement(&cur, n, 0) else {
+            return Walk::Dead(total + self.cfg.rollout_death);
+        };
+        let b = cur.place(o, x, y, 0, self.b_type);
+        Walk::Alive(b, total + self.eval().move_cost(&b.m))
+    }
+
+    /// The cost of the board a playout ends on.
+    fn final_cost(&self, mut cur: After) -> f64 {
+        cur.m = MoveSummary {
+            level: cur.level,
+            double_killscreen: self.double_killscreen,
+            ..MoveSummary::default()
+        };
+        self.eval().cost(&cur.board, &cur.m)
     }
 
     /// [`AiConfig::rollouts`] piece sequences of [`AiConfig::rollout_depth`] pieces starting
@@ -719,29 +789,21 @@ impl Ai {
     }
 
     /// One greedy playout of `seq` from `a`: the move costs on the way plus the final board's
-    /// cost, or the death cost if a piece cannot spawn or has no lock.
+    /// cost, or the death cost if a piece cannot spawn or has no lock (what [`Ai::playouts`]
+    /// computes for each sequence, one sequence alone).
+    #[cfg(test)]
     fn playout(&mut self, a: &After, seq: &[PieceKind]) -> f64 {
-        let fresh = |level: u8, dks: bool| MoveSummary {
-            level,
-            double_killscreen: dks,
-            ..MoveSummary::default()
-        };
-        let mut cur = *a;
-        let mut total = 0.0;
+        let mut walk = Walk::Alive(*a, 0.0);
         for &n in seq {
-            cur.m = fresh(cur.level, self.double_killscreen);
-            if !cur.board.fits(n.spawn() as u8, 5, 0) {
-                return total + self.cfg.rollout_death;
-            }
-            let Some((_, (o, x, y))) = self.best_placement(&cur, n, 0) else {
-                return total + self.cfg.rollout_death;
+            walk = match walk {
+                Walk::Alive(cur, total) => self.playout_step(cur, total, n),
+                dead => return dead.value_if_dead(),
             };
-            let b = cur.place(o, x, y, 0, self.b_type);
-            total += self.eval().move_cost(&b.m);
-            cur = b;
         }
-        cur.m = fresh(cur.level, self.double_killscreen);
-        total + self.eval().cost(&cur.board, &cur.m)
+        match walk {
+            Walk::Alive(cur, total) => total + self.final_cost(cur),
+            dead => dead.value_if_dead(),
+        }
     }
 
     /// The value of `a` (after the current piece) with `next` known: the best over `next`'s
@@ -813,6 +875,46 @@ impl Ai {
     }
 }
 
+/// A playout on its way: the state before the next piece and the move costs so far, or the
+/// value of a playout that topped out.
+#[derive(Clone, Copy, Debug)]
+enum Walk {
+    Alive(After, f64),
+    Dead(f64),
+}
+
+#[cfg(test)]
+impl Walk {
+    fn value_if_dead(self) -> f64 {
+        match self {
+            Walk::Dead(v) => v,
+            Walk::Alive(..) => unreachable!("alive"),
+        }
+    }
+}
+
+/// For each of `seqs` (groups of `per_group` with the same first piece): an earlier sequence
+/// of its group with the longest common beginning, and that length (0: none).
+fn shared_prefixes(seqs: &[Vec<PieceKind>], per_group: usize) -> Vec<(usize, usize)> {
+    (0..seqs.len())
+        .map(|s| {
+            let group = s - s % per_group.max(1);
+            let mut best = (0, 0);
+            for j in group..s {
+                let k = seqs[j]
+                    .iter()
+                    .zip(&seqs[s])
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                if k > best.1 {
+                    best = (j, k);
+                }
+            }
+            best
+        })
+        .collect()
+}
+
 /// The seed of a decision's playout sequences: a hash (FNV-1a) of the board, the current
 /// piece and the line counter.
 fn position_seed(board: &Board, current: PieceKind, lines: u16) -> u64 {
@@ -874,6 +976,61 @@ fn simulate(root: &Root, plan: &[u8]) -> Vec<(i8, u8, i8)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Playouts that start from a shared beginning are worth what each played alone is worth,
+    /// to the bit, on boards from empty to nearly topped out (where playouts die).
+    #[test]
+    fn shared_playouts_match_single_ones() {
+        let mut ai = Ai::new(AiConfig::default());
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let (mut walks, mut values) = (Vec::new(), Vec::new());
+        let (mut shared_pieces, mut deaths) = (0, 0);
+        for n in 0..24u32 {
+            let mut board = Board::new();
+            for x in 0..10 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let h = (seed >> 33) as usize % (1 + n as usize % 19);
+                for r in (crate::board::ROWS - h)..crate::board::ROWS {
+                    if (seed >> (r % 30)) & 7 != 0 && x != n as usize % 10 {
+                        board.rows[r] |= 1 << x;
+                    }
+                }
+            }
+            board.clear_lines();
+            let level = [29, 39][n as usize % 2];
+            ai.double_killscreen = n % 4 < 2;
+            ai.eval_ks = ai.cfg.weights.phase(level, ai.double_killscreen, false);
+            let a = After {
+                board,
+                m: MoveSummary::default(),
+                lines: 0x0290,
+                level,
+            };
+            let mut rng = SplitMix64(seed);
+            let seqs: Vec<Vec<PieceKind>> = PieceKind::ALL
+                .into_iter()
+                .flat_map(|k| ai.sequences(k, &mut rng))
+                .collect();
+            let shared = shared_prefixes(&seqs, ai.cfg.rollouts);
+            ai.playouts(&a, &seqs, &shared, &mut walks, &mut values);
+            assert_eq!(values.len(), seqs.len());
+            for (s, seq) in seqs.iter().enumerate() {
+                let (j, k) = shared[s];
+                assert!(j <= s && seqs[j][..k] == seq[..k]);
+                shared_pieces += k;
+                let alone = ai.playout(&a, seq);
+                assert_eq!(
+                    values[s].to_bits(),
+                    alone.to_bits(),
+                    "board {n} sequence {s}"
+                );
+                deaths += usize::from(alone >= ai.cfg.rollout_death);
+            }
+        }
+        assert!(shared_pieces > 0 && deaths > 0, "{shared_pieces} {deaths}");
+    }
 
     #[test]
     fn probabilities_sum_to_one() {
