@@ -649,13 +649,19 @@ impl Evaluator {
         };
         let mut w = all.weights.clone();
         w.danger_height = danger_height;
-        all.compute(board, m, &w)
+        all.compute(board, &board.columns(), m, &w)
     }
 
     /// The cost of a board (lower is better).
     #[inline]
     pub fn cost(&self, board: &Board, m: &MoveSummary) -> f64 {
-        let f = self.compute(board, m, &self.weights);
+        self.cost_with_columns(board, &board.columns(), m)
+    }
+
+    /// [`Evaluator::cost`] with the board's columns ([`Board::columns`]) at hand.
+    #[inline]
+    pub fn cost_with_columns(&self, board: &Board, cols: &[u32; 10], m: &MoveSummary) -> f64 {
+        let f = self.compute(board, cols, m, &self.weights);
         // The weighted sum in feature order. Terms with a zero weight are left out: each is
         // +-0 (every feature is finite), and adding +-0 leaves the sum as it is (the sum starts
         // at +0 and is never -0 in round-to-nearest), so the result is the same f64.
@@ -698,9 +704,14 @@ impl Evaluator {
         ]
     }
 
-    fn compute(&self, board: &Board, m: &MoveSummary, w: &Weights) -> [f64; FEATURES.len()] {
+    fn compute(
+        &self,
+        board: &Board,
+        cols: &[u32; 10],
+        m: &MoveSummary,
+        w: &Weights,
+    ) -> [f64; FEATURES.len()] {
         let mut f = [0.0f64; FEATURES.len()];
-        let cols = board.columns();
         // Column heights from the column words: 22 minus the top block's row index.
         let h = cols.map(|c| {
             if c == 0 {
@@ -744,7 +755,7 @@ impl Evaluator {
                 f[28] = (10
                     - crate::search::i_reach_cached(
                         board,
-                        &cols,
+                        cols,
                         empty,
                         m.level,
                         input,

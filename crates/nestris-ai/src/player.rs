@@ -5,10 +5,10 @@
 //! When a piece spawns the player knows the board and the piece (it was the preview), but sees
 //! the new preview only `reaction` frames later. So it searches every lock of the current
 //! piece under real timing ([`Search`]), and for each lock the best follow-up of each of the
-//! seven possible next pieces ([`quick_placements`]): two plies. The inputs of the first
-//! `reaction` frames commit to a state of the search: the one whose reachable locks give the
-//! best expected value over the next piece, weighted by the NES picker's exact conditional
-//! probabilities. When the preview is seen, it picks the best lock still reachable from that
+//! seven possible next pieces ([`crate::search::quick_placements`]): two plies. The inputs of
+//! the first `reaction` frames commit to a state of the search: the one whose reachable locks
+//! give the best expected value over the next piece, weighted by the NES picker's exact
+//! conditional probabilities. When the preview is seen, it picks the best lock still reachable from that
 //! state for the piece that actually came.
 //!
 //! Two plies are not enough, and the third is spent where the decision is made:
@@ -54,7 +54,7 @@ use nestris_engine::{Game, Orientation, PieceKind};
 use crate::board::Board;
 use crate::eval::{Evaluator, MoveSummary, Weights};
 use crate::input::InputModel;
-use crate::search::{locks_in, quick_placements, ReachSet, Search, Timing};
+use crate::search::{locks_in, quick_placements_with_columns, ReachSet, Search, Timing};
 use crate::tune::SplitMix64;
 
 /// A lock position: orientation and the piece centre's column and row.
@@ -809,11 +809,12 @@ impl Ai {
     /// The value of `a` (after the current piece) with `next` known: the best over `next`'s
     /// best `width` placements of the expected best follow-up of the piece after.
     fn third_ply(&mut self, a: &After, next: PieceKind, p3: &[f64; 7], width: usize) -> f64 {
-        let out = self.quick_placements_after(a, next);
+        let cols = a.board.columns();
+        let out = self.quick_placements_after(a, &cols, next);
         let mut seconds: Vec<(f64, After)> = Vec::with_capacity(out.len());
         for &(o, x, y) in &out {
             let s = a.place(o, x, y, 1, self.b_type);
-            seconds.push((self.eval().cost(&s.board, &s.m), s));
+            seconds.push((self.placed_cost(&cols, &s, (o, x, y), 1), s));
         }
         self.scratch.push(out);
         seconds.sort_by(|x, y| x.0.total_cmp(&y.0));
@@ -847,11 +848,12 @@ impl Ai {
         next: PieceKind,
         slot: usize,
     ) -> Option<(f64, (u8, i8, i8))> {
-        let out = self.quick_placements_after(a, next);
+        let cols = a.board.columns();
+        let out = self.quick_placements_after(a, &cols, next);
         let mut best: Option<(f64, (u8, i8, i8))> = None;
         for &(o, x, y) in &out {
             let b = a.place(o, x, y, slot, self.b_type);
-            let c = self.eval().cost(&b.board, &b.m);
+            let c = self.placed_cost(&cols, &b, (o, x, y), slot);
             if best.is_none_or(|(bc, _)| c < bc) {
                 best = Some((c, (o, x, y)));
             }
@@ -860,12 +862,36 @@ impl Ai {
         best
     }
 
-    /// The quick placements of `next` after `a`, falling at `a`'s level (a buffer from
-    /// `scratch`: give it back when done).
-    fn quick_placements_after(&mut self, a: &After, next: PieceKind) -> Vec<(u8, i8, i8)> {
+    /// The cost of `b`, the game after placing `(o, x, y)` as placement number `slot` on a
+    /// board whose columns are `cols`: [`Evaluator::cost`], with `b`'s columns made from
+    /// `cols` when the lock cleared nothing.
+    fn placed_cost(
+        &self,
+        cols: &[u32; 10],
+        b: &After,
+        (o, x, y): (u8, i8, i8),
+        slot: usize,
+    ) -> f64 {
+        if b.m.clears[slot] == 0 {
+            let cols = Board::columns_with_piece(cols, o, x, y);
+            self.eval().cost_with_columns(&b.board, &cols, &b.m)
+        } else {
+            self.eval().cost(&b.board, &b.m)
+        }
+    }
+
+    /// The quick placements of `next` after `a` (whose board's columns are `cols`), falling
+    /// at `a`'s level (a buffer from `scratch`: give it back when done).
+    fn quick_placements_after(
+        &mut self,
+        a: &After,
+        cols: &[u32; 10],
+        next: PieceKind,
+    ) -> Vec<(u8, i8, i8)> {
         let mut out = self.scratch.pop().unwrap_or_default();
-        quick_placements(
+        quick_placements_with_columns(
             &a.board,
+            cols,
             next.spawn(),
             Timing::spawn(a.level).with_double_killscreen(self.double_killscreen),
             &self.cfg.input,

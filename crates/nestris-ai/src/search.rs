@@ -458,11 +458,22 @@ pub fn quick_placements(
     input: &InputModel,
     out: &mut Vec<(u8, i8, i8)>,
 ) {
+    quick_placements_with_columns(board, &board.columns(), spawn, timing, input, out);
+}
+
+/// [`quick_placements`] with the board's columns ([`Board::columns`]) at hand.
+pub fn quick_placements_with_columns(
+    board: &Board,
+    cols: &[u32; 10],
+    spawn: Orientation,
+    timing: Timing,
+    input: &InputModel,
+    out: &mut Vec<(u8, i8, i8)>,
+) {
     out.clear();
     // Gravity drops of frames 1..=FRAMES after the spawn, then one a frame (as a table of
     // that length would give), drawn as the path goes: no table per call.
     const FRAMES: usize = 24 * 4 + 200;
-    let cols = board.columns();
     let kind = spawn.kind();
     let x0: i8 = 5;
     let y0: i8 = 0;
@@ -542,7 +553,7 @@ pub fn quick_placements(
                     }
                     ly
                 }
-                None => y + drop_distance(&cols, o, x, y),
+                None => y + drop_distance(cols, o, x, y),
             };
             if !board.fits(o, x, y_final) {
                 continue;
