@@ -7,7 +7,7 @@
 use std::sync::OnceLock;
 
 use crate::board::{Board, ROWS};
-use crate::search::IReachEmpty;
+use crate::search::{BoardBefore, IReachPaths};
 
 /// Every feature, by name, with what it measures. Names are the weights file's keys.
 pub const FEATURES: [(&str, &str); 29] = [
@@ -569,8 +569,8 @@ pub struct Evaluator {
     need_wells: bool,
     need_reach: bool,
     input: Option<crate::input::InputModel>,
-    /// [`crate::search::IReachEmpty`] per gravity ([`reach_key`]), made when first needed.
-    reach_empty: Box<[OnceLock<IReachEmpty>; REACH_KEYS]>,
+    /// [`IReachPaths::empty`] per gravity ([`reach_key`]), made when first needed.
+    reach_empty: Box<[OnceLock<IReachPaths>; REACH_KEYS]>,
 }
 
 /// Gravities the vertical I's reach can differ by: levels 0..=28, 29 on, and the double
@@ -587,7 +587,7 @@ fn reach_key(level: u8, double_killscreen: bool) -> usize {
     }
 }
 
-fn empty_reach_cache() -> Box<[OnceLock<IReachEmpty>; REACH_KEYS]> {
+fn empty_reach_cache() -> Box<[OnceLock<IReachPaths>; REACH_KEYS]> {
     Box::new(std::array::from_fn(|_| OnceLock::new()))
 }
 
@@ -649,7 +649,7 @@ impl Evaluator {
         };
         let mut w = all.weights.clone();
         w.danger_height = danger_height;
-        all.compute(board, &board.columns(), m, &w)
+        all.compute(board, &board.columns(), m, &w, None)
     }
 
     /// The cost of a board (lower is better).
@@ -661,7 +661,21 @@ impl Evaluator {
     /// [`Evaluator::cost`] with the board's columns ([`Board::columns`]) at hand.
     #[inline]
     pub fn cost_with_columns(&self, board: &Board, cols: &[u32; 10], m: &MoveSummary) -> f64 {
-        let f = self.compute(board, cols, m, &self.weights);
+        self.cost_after(board, cols, m, None)
+    }
+
+    /// [`Evaluator::cost_with_columns`] of a board made by placing pieces on `before`: the
+    /// vertical I's paths on the board before are reused where the placement leaves them as
+    /// they were (the same cost).
+    #[inline]
+    pub fn cost_after(
+        &self,
+        board: &Board,
+        cols: &[u32; 10],
+        m: &MoveSummary,
+        before: Option<&mut BoardBefore>,
+    ) -> f64 {
+        let f = self.compute(board, cols, m, &self.weights, before);
         // The weighted sum in feature order. Terms with a zero weight are left out: each is
         // +-0 (every feature is finite), and adding +-0 leaves the sum as it is (the sum starts
         // at +0 and is never -0 in round-to-nearest), so the result is the same f64.
@@ -710,6 +724,7 @@ impl Evaluator {
         cols: &[u32; 10],
         m: &MoveSummary,
         w: &Weights,
+        before: Option<&mut BoardBefore>,
     ) -> [f64; FEATURES.len()] {
         let mut f = [0.0f64; FEATURES.len()];
         // Column heights from the column words: 22 minus the top block's row index.
@@ -751,12 +766,13 @@ impl Evaluator {
         if let Some(input) = &self.input {
             if self.need_reach || w.w[28] != 0.0 {
                 let empty = self.reach_empty[reach_key(m.level, m.double_killscreen)]
-                    .get_or_init(|| IReachEmpty::new(m.level, input, m.double_killscreen));
+                    .get_or_init(|| IReachPaths::empty(m.level, input, m.double_killscreen));
                 f[28] = (10
                     - crate::search::i_reach_cached(
                         board,
                         cols,
                         empty,
+                        before,
                         m.level,
                         input,
                         m.double_killscreen,

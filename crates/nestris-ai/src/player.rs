@@ -54,7 +54,9 @@ use nestris_engine::{Game, Orientation, PieceKind};
 use crate::board::Board;
 use crate::eval::{Evaluator, MoveSummary, Weights};
 use crate::input::InputModel;
-use crate::search::{locks_in, quick_placements_with_columns, ReachSet, Search, Timing};
+use crate::search::{
+    locks_in, quick_placements_with_columns, BoardBefore, ReachSet, Search, Timing,
+};
 use crate::tune::SplitMix64;
 
 /// A lock position: orientation and the piece centre's column and row.
@@ -812,9 +814,10 @@ impl Ai {
         let cols = a.board.columns();
         let out = self.quick_placements_after(a, &cols, next);
         let mut seconds: Vec<(f64, After)> = Vec::with_capacity(out.len());
+        let mut before = BoardBefore::new(&a.board, &cols);
         for &(o, x, y) in &out {
             let s = a.place(o, x, y, 1, self.b_type);
-            seconds.push((self.placed_cost(&cols, &s, (o, x, y), 1), s));
+            seconds.push((self.placed_cost(&mut before, &cols, &s, (o, x, y), 1), s));
         }
         self.scratch.push(out);
         seconds.sort_by(|x, y| x.0.total_cmp(&y.0));
@@ -851,9 +854,10 @@ impl Ai {
         let cols = a.board.columns();
         let out = self.quick_placements_after(a, &cols, next);
         let mut best: Option<(f64, (u8, i8, i8))> = None;
+        let mut before = BoardBefore::new(&a.board, &cols);
         for &(o, x, y) in &out {
             let b = a.place(o, x, y, slot, self.b_type);
-            let c = self.placed_cost(&cols, &b, (o, x, y), slot);
+            let c = self.placed_cost(&mut before, &cols, &b, (o, x, y), slot);
             if best.is_none_or(|(bc, _)| c < bc) {
                 best = Some((c, (o, x, y)));
             }
@@ -867,17 +871,18 @@ impl Ai {
     /// `cols` when the lock cleared nothing.
     fn placed_cost(
         &self,
+        before: &mut BoardBefore,
         cols: &[u32; 10],
         b: &After,
         (o, x, y): (u8, i8, i8),
         slot: usize,
     ) -> f64 {
-        if b.m.clears[slot] == 0 {
-            let cols = Board::columns_with_piece(cols, o, x, y);
-            self.eval().cost_with_columns(&b.board, &cols, &b.m)
+        let cols = if b.m.clears[slot] == 0 {
+            Board::columns_with_piece(cols, o, x, y)
         } else {
-            self.eval().cost(&b.board, &b.m)
-        }
+            b.board.columns()
+        };
+        self.eval().cost_after(&b.board, &cols, &b.m, Some(before))
     }
 
     /// The quick placements of `next` after `a` (whose board's columns are `cols`), falling

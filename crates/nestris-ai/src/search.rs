@@ -611,55 +611,154 @@ pub fn i_reach_with_columns(
 /// The directions [`i_reach`] taps towards: none, left, right.
 const I_REACH_DIRS: [u8; 3] = [0, buttons::LEFT, buttons::RIGHT];
 
-/// [`i_reach`] on an empty board for one gravity and tap speed, direction by direction: the
-/// columns reached and every cell the path tests (`footprint[row index]`, bit x = column x).
-/// On a board with none of those cells filled every test answers as on the empty board, so
-/// the path, and the columns it reaches, are the same: [`i_reach_cached`] skips it.
+/// [`i_reach`]'s paths on one board for one gravity and tap speed, direction by direction:
+/// the columns each reaches, every cell it tests (`footprint[row index]`, bit x = column x)
+/// and what the board holds there. On a board that holds the same on those cells every test
+/// answers the same, so the path, and the columns it reaches, are the same:
+/// [`i_reach_cached`] skips it. Made on the empty board, they serve every board whose path
+/// meets no block; made on a board before a piece is placed, every placement off the paths.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IReachEmpty {
-    dirs: [(u16, [u16; crate::board::ROWS]); 3],
+pub struct IReachPaths {
+    timing: Timing,
+    dirs: [IReachPath; 3],
 }
 
-impl IReachEmpty {
-    /// The empty-board paths at `level` (with the double killscreen on or off), tapping at
-    /// `input`.
-    pub fn new(level: u8, input: &InputModel, double_killscreen: bool) -> IReachEmpty {
-        let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
-        let (empty, cols) = (Board::new(), [0u32; 10]);
-        let dirs = I_REACH_DIRS.map(|dir| {
-            let mut footprint = [0u16; crate::board::ROWS];
-            let mask = i_reach_dir(&empty, &cols, timing, input, dir, Some(&mut footprint));
-            (mask, footprint)
-        });
-        IReachEmpty { dirs }
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct IReachPath {
+    mask: u16,
+    footprint: [u16; crate::board::ROWS],
+    cells: [u16; crate::board::ROWS],
+}
+
+impl IReachPath {
+    /// The path tapping towards `dir` on `board` (whose columns are `cols`).
+    fn new(board: &Board, cols: &[u32; 10], timing: Timing, input: &InputModel, dir: u8) -> Self {
+        let mut footprint = [0u16; crate::board::ROWS];
+        let mask = i_reach_dir(board, cols, timing, input, dir, Some(&mut footprint));
+        let mut cells = footprint;
+        for (c, r) in cells.iter_mut().zip(&board.rows) {
+            *c &= r;
+        }
+        IReachPath {
+            mask,
+            footprint,
+            cells,
+        }
+    }
+
+    /// Whether `board` holds what the path's board held on every cell the path tests.
+    #[inline]
+    fn holds(&self, board: &Board) -> bool {
+        let mut diff = 0u16;
+        for i in 0..crate::board::ROWS {
+            diff |= (board.rows[i] & self.footprint[i]) ^ self.cells[i];
+        }
+        diff == 0
     }
 }
 
-/// [`i_reach_with_columns`] where `empty` holds the empty-board paths of the same level, tap
-/// speed and double killscreen: a direction whose path tests only cells that are empty on
-/// `board` reaches the empty board's columns; the others are simulated.
+impl IReachPaths {
+    /// The paths on `board` (whose columns are `cols`) at `level` (with the double killscreen
+    /// on or off), tapping at `input`.
+    pub fn new(
+        board: &Board,
+        cols: &[u32; 10],
+        level: u8,
+        input: &InputModel,
+        double_killscreen: bool,
+    ) -> IReachPaths {
+        let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
+        let dirs = I_REACH_DIRS.map(|dir| IReachPath::new(board, cols, timing, input, dir));
+        IReachPaths { timing, dirs }
+    }
+
+    /// The paths on the empty board.
+    pub fn empty(level: u8, input: &InputModel, double_killscreen: bool) -> IReachPaths {
+        IReachPaths::new(&Board::new(), &[0; 10], level, input, double_killscreen)
+    }
+
+    /// Whether these paths fall as a piece spawned at `level` falls (with the double
+    /// killscreen on or off): the same drops on every frame.
+    pub fn same_gravity(&self, level: u8, double_killscreen: bool) -> bool {
+        let other = Timing::spawn(level).with_double_killscreen(double_killscreen);
+        let per_drop = |t: &Timing| {
+            if t.double_killscreen && t.level >= nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL {
+                2
+            } else {
+                1
+            }
+        };
+        frames_per_drop(self.timing.level) == frames_per_drop(other.level)
+            && per_drop(&self.timing) == per_drop(&other)
+    }
+}
+
+/// The board before the placements being evaluated, for [`i_reach_cached`]: the vertical
+/// I's path on it in each direction, made when first needed. A placement off a path leaves
+/// that path as it was.
+#[derive(Clone, Debug)]
+pub struct BoardBefore<'a> {
+    board: &'a Board,
+    cols: &'a [u32; 10],
+    /// The gravity of the paths (set with the first one made).
+    timing: Option<Timing>,
+    paths: [Option<IReachPath>; 3],
+}
+
+impl<'a> BoardBefore<'a> {
+    /// The board before, and its columns ([`Board::columns`]).
+    pub fn new(board: &'a Board, cols: &'a [u32; 10]) -> BoardBefore<'a> {
+        BoardBefore {
+            board,
+            cols,
+            timing: None,
+            paths: [None; 3],
+        }
+    }
+}
+
+/// [`i_reach_with_columns`] with the empty board's paths of the same gravity and tap speed at
+/// hand ([`IReachPaths::empty`], checked with [`IReachPaths::same_gravity`] in debug builds),
+/// and maybe the board before: a direction whose path tests only cells that `board` holds as
+/// the paths' board did reaches the same columns; the others are simulated.
 pub fn i_reach_cached(
     board: &Board,
     cols: &[u32; 10],
-    empty: &IReachEmpty,
+    empty: &IReachPaths,
+    mut before: Option<&mut BoardBefore>,
     level: u8,
     input: &InputModel,
     double_killscreen: bool,
 ) -> u16 {
+    debug_assert!(empty.same_gravity(level, double_killscreen));
     let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
     let mut mask = 0u16;
-    for (dir, (m, footprint)) in I_REACH_DIRS.into_iter().zip(&empty.dirs) {
-        let clear = board
-            .rows
-            .iter()
-            .zip(footprint)
-            .fold(0u16, |acc, (&r, &f)| acc | (r & f))
-            == 0;
-        mask |= if clear {
-            *m
-        } else {
-            i_reach_dir(board, cols, timing, input, dir, None)
-        };
+    for (d, dir) in I_REACH_DIRS.into_iter().enumerate() {
+        if empty.dirs[d].holds(board) {
+            mask |= empty.dirs[d].mask;
+            continue;
+        }
+        if let Some(b) = before.as_deref_mut() {
+            // The first path made sets the gravity; paths at another are not used. (The same
+            // gravity is the same `Timing` here: both are a spawn's, at one level.)
+            if *b.timing.get_or_insert(timing) == timing {
+                let (bb, bc) = (b.board, b.cols);
+                let p = b.paths[d].get_or_insert_with(|| {
+                    // Where the board before holds the empty board's path, that is its path
+                    // (and `board` does not hold it): nothing to simulate.
+                    if empty.dirs[d].holds(bb) {
+                        empty.dirs[d]
+                    } else {
+                        IReachPath::new(bb, bc, timing, input, dir)
+                    }
+                });
+                if p.holds(board) {
+                    mask |= p.mask;
+                    continue;
+                }
+            }
+        }
+        mask |= i_reach_dir(board, cols, timing, input, dir, None);
     }
     mask
 }
@@ -795,6 +894,7 @@ mod tests {
         let mut seed = 0x0123_4567_89ab_cdefu64;
         let inputs =
             ["X.", "X..", "X...", "X.....", "X.X.."].map(|m| m.parse::<InputModel>().unwrap());
+        let mut last = Board::new();
         for n in 0..3000u32 {
             let mut b = Board::new();
             // Random stacks: column heights, some holes, sometimes hidden-row cells.
@@ -809,6 +909,18 @@ mod tests {
                     }
                 }
             }
+            // A board before: the top cell of a column or two taken away (a piece not yet
+            // placed), or an unrelated board.
+            let mut prev = b;
+            for x in [n % 10, (n / 10) % 10] {
+                if let Some(r) = prev.rows.iter().position(|r| r >> x & 1 != 0) {
+                    prev.rows[r] &= !(1 << x);
+                }
+            }
+            if n % 5 == 0 {
+                prev = last;
+            }
+            last = b;
             for level in [0, 18, 19, 28, 29, 38, 39, 40] {
                 for input in &inputs {
                     for dks in [false, true] {
@@ -818,12 +930,31 @@ mod tests {
                             reference,
                             "board {n} level {level} dks {dks}"
                         );
-                        // With the empty board's paths at hand: the same columns.
-                        let empty = IReachEmpty::new(level, input, dks);
+                        // With the empty board's paths at hand, or those of the board
+                        // before: the same columns.
+                        let empty = IReachPaths::empty(level, input, dks);
+                        let prev_cols = prev.columns();
+                        for mut before in [None, Some(BoardBefore::new(&prev, &prev_cols))] {
+                            let cached = i_reach_cached(
+                                &b,
+                                &b.columns(),
+                                &empty,
+                                before.as_mut(),
+                                level,
+                                input,
+                                dks,
+                            );
+                            assert_eq!(
+                                cached, reference,
+                                "cached: board {n} level {level} dks {dks}"
+                            );
+                        }
+                        // The paths on the board before alone.
+                        let before = IReachPaths::new(&prev, &prev_cols, level, input, dks);
                         assert_eq!(
-                            i_reach_cached(&b, &b.columns(), &empty, level, input, dks),
+                            i_reach_cached(&b, &b.columns(), &before, None, level, input, dks),
                             reference,
-                            "cached: board {n} level {level} dks {dks}"
+                            "before: board {n} level {level} dks {dks}"
                         );
                     }
                 }
