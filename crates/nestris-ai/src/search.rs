@@ -59,7 +59,7 @@ impl Timing {
 
     /// Gravity drops tried on each frame after the root, frame 1 first: 0 or 1, or 2 under
     /// the double killscreen (the second only if the first succeeded). Endless.
-    pub fn drops(&self) -> impl Iterator<Item = u8> {
+    pub fn drops(&self) -> impl Iterator<Item = u8> + Clone {
         let speed = frames_per_drop(self.level);
         let per_drop = if self.double_killscreen
             && self.level >= nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL
@@ -471,12 +471,8 @@ pub fn quick_placements_with_columns(
     out: &mut Vec<(u8, i8, i8)>,
 ) {
     out.clear();
-    // Gravity drops of frames 1..=FRAMES after the spawn, then one a frame (as a table of
-    // that length would give), drawn as the path goes: no table per call.
-    const FRAMES: usize = 24 * 4 + 200;
     let kind = spawn.kind();
     let x0: i8 = 5;
-    let y0: i8 = 0;
     for (ri, &target_o) in kind.orientations().iter().enumerate() {
         // Presses needed: none, one A (cw), two A (180 degrees) or one B (ccw); the order of
         // `orientations()` is checked by a test below.
@@ -486,82 +482,151 @@ pub fn quick_placements_with_columns(
             (4, 2) => &[buttons::A, buttons::A],
             _ => &[buttons::B],
         };
-        for target_x in 0..10i8 {
-            let (mut x, mut o, mut y) = (x0, spawn as u8, y0);
-            let mut rots = 0usize;
-            let mut t = 0usize;
-            let mut ok = true;
-            let mut locked = None;
-            let mut drops = timing.drops();
-            loop {
-                let mut inp = 0u8;
-                if input.can_press(t as u32) {
-                    if rots < rot_inputs.len() {
-                        inp |= rot_inputs[rots];
-                    }
-                    if x < target_x {
-                        inp |= buttons::RIGHT;
-                    } else if x > target_x {
-                        inp |= buttons::LEFT;
-                    }
-                }
-                if inp != 0 {
-                    let (nx, no) = apply_input(board, x, o, y, inp);
-                    if inp & (buttons::LEFT | buttons::RIGHT) != 0 && nx == x {
-                        ok = false;
-                        break;
-                    }
-                    if inp & (buttons::A | buttons::B) != 0 {
-                        if no == o {
-                            ok = false;
-                            break;
-                        }
-                        rots += 1;
-                    }
-                    x = nx;
-                    o = no;
-                }
-                let drop = if t < FRAMES {
-                    drops.next().unwrap_or(1)
-                } else {
-                    1
+        let start = PathState {
+            x: x0,
+            o: spawn as u8,
+            y: 0,
+            rots: 0,
+            t: 0,
+            drops: timing.drops(),
+        };
+        let path = |target_x: i8, s, next: &mut _| {
+            quick_path(board, cols, input, rot_inputs, target_x, s, next)
+        };
+        let mut found = [None; 10];
+        found[x0 as usize] = path(x0, start.clone(), &mut None);
+        // The path to a column one step further out is the same as the path to this column
+        // until this column is reached: it goes on from there (and fails where this one
+        // fails or locks before).
+        for chain in [&[6, 7, 8, 9][..], &[4, 3, 2, 1, 0]] {
+            let mut from = Some(start.clone());
+            for &target_x in chain {
+                let Some(s) = from.take() else {
+                    break;
                 };
-                match fall(board, o, x, y, drop) {
-                    Ok(ny) => y = ny,
-                    Err(ly) => {
-                        y = ly;
-                        locked = Some(ly);
-                        break;
-                    }
-                }
-                t += 1;
-                if x == target_x && rots == rot_inputs.len() {
-                    break;
-                }
-                if t > 2000 {
-                    ok = false;
-                    break;
-                }
+                found[target_x as usize] = path(target_x, s, &mut from);
             }
-            if !ok {
-                continue;
-            }
-            let y_final = match locked {
-                Some(ly) => {
-                    if x != target_x || rots != rot_inputs.len() {
-                        continue;
-                    }
-                    ly
-                }
-                None => y + drop_distance(cols, o, x, y),
-            };
-            if !board.fits(o, x, y_final) {
-                continue;
-            }
-            debug_assert_eq!(o, target_o as u8);
-            out.push((o, x, y_final));
+        }
+        for lock in found.into_iter().flatten() {
+            debug_assert_eq!(lock.0, target_o as u8);
+            out.push(lock);
         }
     }
+}
+
+/// A quick path on its way, at the start of frame `t + 1`.
+#[derive(Clone, Debug)]
+struct PathState<D> {
+    x: i8,
+    o: u8,
+    y: i8,
+    rots: usize,
+    t: usize,
+    drops: D,
+}
+
+/// One path of [`quick_placements`] from `s`: rotate with `rot_inputs` on the first allowed
+/// frames, tap towards `target_x` on every allowed frame, then fall. The lock, if the path
+/// gets there; `branch` is set to the state at the start of the first frame where the piece
+/// stands in `target_x` (where the path to the next column out parts from this one).
+fn quick_path<D: Iterator<Item = u8> + Clone>(
+    board: &Board,
+    cols: &[u32; 10],
+    input: &InputModel,
+    rot_inputs: &[u8],
+    target_x: i8,
+    s: PathState<D>,
+    branch: &mut Option<PathState<D>>,
+) -> Option<(u8, i8, i8)> {
+    // Gravity drops of frames 1..=FRAMES after the spawn, then one a frame (as a table of
+    // that length would give), drawn as the path goes.
+    const FRAMES: usize = 24 * 4 + 200;
+    let PathState {
+        mut x,
+        mut o,
+        mut y,
+        mut rots,
+        mut t,
+        mut drops,
+    } = s;
+    if x == target_x {
+        *branch = Some(PathState {
+            x,
+            o,
+            y,
+            rots,
+            t,
+            drops: drops.clone(),
+        });
+    }
+    let mut locked = None;
+    loop {
+        let mut inp = 0u8;
+        if input.can_press(t as u32) {
+            if rots < rot_inputs.len() {
+                inp |= rot_inputs[rots];
+            }
+            if x < target_x {
+                inp |= buttons::RIGHT;
+            } else if x > target_x {
+                inp |= buttons::LEFT;
+            }
+        }
+        if inp != 0 {
+            let (nx, no) = apply_input(board, x, o, y, inp);
+            if inp & (buttons::LEFT | buttons::RIGHT) != 0 && nx == x {
+                return None;
+            }
+            if inp & (buttons::A | buttons::B) != 0 {
+                if no == o {
+                    return None;
+                }
+                rots += 1;
+            }
+            x = nx;
+            o = no;
+        }
+        let drop = if t < FRAMES {
+            drops.next().unwrap_or(1)
+        } else {
+            1
+        };
+        match fall(board, o, x, y, drop) {
+            Ok(ny) => y = ny,
+            Err(ly) => {
+                y = ly;
+                locked = Some(ly);
+                break;
+            }
+        }
+        t += 1;
+        if x == target_x && branch.is_none() {
+            *branch = Some(PathState {
+                x,
+                o,
+                y,
+                rots,
+                t,
+                drops: drops.clone(),
+            });
+        }
+        if x == target_x && rots == rot_inputs.len() {
+            break;
+        }
+        if t > 2000 {
+            return None;
+        }
+    }
+    let y_final = match locked {
+        Some(ly) => {
+            if x != target_x || rots != rot_inputs.len() {
+                return None;
+            }
+            ly
+        }
+        None => y + drop_distance(cols, o, x, y),
+    };
+    board.fits(o, x, y_final).then_some((o, x, y_final))
 }
 
 /// How many rows the piece `(o, x, y)`, where it fits, can fall on the board whose columns
@@ -960,6 +1025,139 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The first implementation of [`quick_placements`]: every path from the spawn, the
+    /// drops from a table, the last fall a row at a time.
+    fn quick_placements_reference(
+        board: &Board,
+        spawn: Orientation,
+        timing: Timing,
+        input: &InputModel,
+    ) -> Vec<(u8, i8, i8)> {
+        let mut out = Vec::new();
+        let speed_frames = timing.drop_frames(24 * 4 + 200);
+        let kind = spawn.kind();
+        for (ri, _) in kind.orientations().iter().enumerate() {
+            let rot_inputs: &[u8] = match (kind.orientation_count(), ri) {
+                (_, 0) => &[],
+                (2, 1) | (4, 1) => &[buttons::A],
+                (4, 2) => &[buttons::A, buttons::A],
+                _ => &[buttons::B],
+            };
+            for target_x in 0..10i8 {
+                let (mut x, mut o, mut y) = (5i8, spawn as u8, 0i8);
+                let (mut rots, mut t, mut ok, mut locked) = (0usize, 0usize, true, None);
+                loop {
+                    let mut inp = 0u8;
+                    if input.can_press(t as u32) {
+                        if rots < rot_inputs.len() {
+                            inp |= rot_inputs[rots];
+                        }
+                        if x < target_x {
+                            inp |= buttons::RIGHT;
+                        } else if x > target_x {
+                            inp |= buttons::LEFT;
+                        }
+                    }
+                    if inp != 0 {
+                        let (nx, no) = apply_input(board, x, o, y, inp);
+                        if inp & (buttons::LEFT | buttons::RIGHT) != 0 && nx == x {
+                            ok = false;
+                            break;
+                        }
+                        if inp & (buttons::A | buttons::B) != 0 {
+                            if no == o {
+                                ok = false;
+                                break;
+                            }
+                            rots += 1;
+                        }
+                        x = nx;
+                        o = no;
+                    }
+                    match fall(board, o, x, y, speed_frames.get(t).copied().unwrap_or(1)) {
+                        Ok(ny) => y = ny,
+                        Err(ly) => {
+                            y = ly;
+                            locked = Some(ly);
+                            break;
+                        }
+                    }
+                    t += 1;
+                    if x == target_x && rots == rot_inputs.len() {
+                        break;
+                    }
+                    if t > 2000 {
+                        ok = false;
+                        break;
+                    }
+                }
+                if !ok {
+                    continue;
+                }
+                let y_final = match locked {
+                    Some(ly) => {
+                        if x != target_x || rots != rot_inputs.len() {
+                            continue;
+                        }
+                        ly
+                    }
+                    None => {
+                        let mut yy = y;
+                        while board.fits(o, x, yy + 1) {
+                            yy += 1;
+                        }
+                        yy
+                    }
+                };
+                if board.fits(o, x, y_final) {
+                    out.push((o, x, y_final));
+                }
+            }
+        }
+        out
+    }
+
+    /// The quick placements (paths shared between columns, drops drawn as they go, the last
+    /// fall read off the columns) are the first implementation's, in the same order, on
+    /// random boards, for every piece, gravity and tap speed.
+    #[test]
+    fn quick_placements_match_the_reference() {
+        let mut seed = 0x3c6e_f372_fe94_f82bu64;
+        let inputs = ["X.", "X..", "X.....", "X.X.."].map(|m| m.parse::<InputModel>().unwrap());
+        let mut out = Vec::new();
+        let mut total = 0;
+        for n in 0..600u32 {
+            let mut b = Board::new();
+            for x in 0..10 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let h = (seed >> 33) as usize % (2 + (n as usize % 21));
+                for r in (crate::board::ROWS - h.min(crate::board::ROWS))..crate::board::ROWS {
+                    if (seed >> (r % 30)) & 7 != 0 {
+                        b.rows[r] |= 1 << x;
+                    }
+                }
+            }
+            b.clear_lines();
+            for level in [0, 18, 19, 28, 29, 39] {
+                for input in &inputs {
+                    for dks in [false, true] {
+                        let timing = Timing::spawn(level).with_double_killscreen(dks);
+                        for k in nestris_engine::PieceKind::ALL {
+                            quick_placements(&b, k.spawn(), timing, input, &mut out);
+                            let reference =
+                                quick_placements_reference(&b, k.spawn(), timing, input);
+                            assert_eq!(out, reference, "board {n} level {level} {k:?}\n{b:?}");
+                            total += out.len();
+                        }
+                    }
+                }
+            }
+        }
+        assert!(total > 100_000, "{total}");
     }
 
     /// The fall read off the columns is the row-at-a-time one, for every orientation and
