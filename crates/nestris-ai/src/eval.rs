@@ -675,10 +675,28 @@ impl Evaluator {
         m: &MoveSummary,
         before: Option<&mut BoardBefore>,
     ) -> f64 {
-        let f = self.compute(board, cols, m, &self.weights, before);
-        // The weighted sum in feature order. Terms with a zero weight are left out: each is
-        // +-0 (every feature is finite), and adding +-0 leaves the sum as it is (the sum starts
-        // at +0 and is never -0 in round-to-nearest), so the result is the same f64.
+        self.weighted_sum(&self.features_after(board, cols, m, before))
+    }
+
+    /// The feature values [`Evaluator::cost_after`] adds up (those with a zero weight may be
+    /// left at 0).
+    #[inline]
+    pub fn features_after(
+        &self,
+        board: &Board,
+        cols: &[u32; 10],
+        m: &MoveSummary,
+        before: Option<&mut BoardBefore>,
+    ) -> [f64; FEATURES.len()] {
+        self.compute(board, cols, m, &self.weights, before)
+    }
+
+    /// The cost from the feature values: the weighted sum in feature order. Terms with a zero
+    /// weight are left out: each is +-0 (every feature is finite), and adding +-0 leaves the
+    /// sum as it is (the sum starts at +0 and is never -0 in round-to-nearest), so the result
+    /// is the same f64.
+    #[inline]
+    pub fn weighted_sum(&self, f: &[f64; FEATURES.len()]) -> f64 {
         let mut c = 0.0;
         for (fi, &wi) in f.iter().zip(self.weights.w.iter()) {
             if wi != 0.0 {
@@ -686,6 +704,21 @@ impl Evaluator {
             }
         }
         c
+    }
+
+    /// [`Evaluator::weighted_sum`] of each of `fs` into `out`: the same additions in the same
+    /// order for each, the boards side by side (independent sums that the processor can
+    /// overlap, where one sum waits on each addition).
+    pub fn weighted_sums(&self, fs: &[[f64; FEATURES.len()]], out: &mut Vec<f64>) {
+        out.clear();
+        out.resize(fs.len(), 0.0);
+        for (i, &wi) in self.weights.w.iter().enumerate() {
+            if wi != 0.0 {
+                for (c, f) in out.iter_mut().zip(fs) {
+                    *c += f[i] * wi;
+                }
+            }
+        }
     }
 
     /// The part of the cost that comes from the placed pieces rather than the board (lines
@@ -1014,7 +1047,8 @@ mod tests {
 
     /// The cost, which leaves out features and terms with a zero weight, is exactly (the same
     /// f64) the weighted sum of every feature in order, on random boards, for every phase of
-    /// the presets; the heights it reads off the columns are the board's.
+    /// the presets, alone or side by side ([`Evaluator::weighted_sums`]); the heights it reads
+    /// off the columns are the board's.
     #[test]
     fn cost_is_the_full_weighted_sum() {
         let mut seed = 0x5851_f42d_4c95_7f2du64;
@@ -1047,6 +1081,11 @@ mod tests {
                     reference += fi * wi;
                 }
                 assert_eq!(e.cost(&b, &m).to_bits(), reference.to_bits(), "{b:?}");
+                // Side by side with another board's sum: the same.
+                let fe = e.features_after(&b, &b.columns(), &m, None);
+                let mut sums = Vec::new();
+                e.weighted_sums(&[f, fe, fe], &mut sums);
+                assert_eq!(sums[1].to_bits(), reference.to_bits(), "{b:?}");
                 let h = b.heights();
                 assert_eq!(f[idx("column_heights")], h.iter().sum::<u32>() as f64);
                 assert_eq!(f[idx("pile_height")], *h.iter().max().unwrap() as f64);

@@ -52,7 +52,7 @@ use std::time::{Duration, Instant};
 use nestris_engine::{Game, Orientation, PieceKind};
 
 use crate::board::Board;
-use crate::eval::{Evaluator, MoveSummary, Weights};
+use crate::eval::{Evaluator, MoveSummary, Weights, FEATURES};
 use crate::input::InputModel;
 use crate::search::{
     locks_in, quick_placements_with_columns, BoardBefore, ReachSet, Search, Timing,
@@ -234,6 +234,9 @@ pub struct Ai {
     pending: Option<Pending>,
     last: Option<Decision>,
     scratch: Vec<Vec<(u8, i8, i8)>>,
+    /// Feature values and costs of the placements [`Ai::best_placement`] compares.
+    feature_scratch: Vec<[f64; FEATURES.len()]>,
+    cost_scratch: Vec<f64>,
     root: Root,
     decisions: u64,
     /// The double killscreen (a departure) as the game has it.
@@ -292,6 +295,8 @@ impl Ai {
             pending: None,
             last: None,
             scratch: Vec::new(),
+            feature_scratch: Vec::new(),
+            cost_scratch: Vec::new(),
             decisions: 0,
             double_killscreen: false,
             b_type: false,
@@ -853,17 +858,44 @@ impl Ai {
     ) -> Option<(f64, (u8, i8, i8))> {
         let cols = a.board.columns();
         let out = self.quick_placements_after(a, &cols, next);
-        let mut best: Option<(f64, (u8, i8, i8))> = None;
         let mut before = BoardBefore::new(&a.board, &cols);
+        // The features of every placement, then their costs side by side.
+        let mut feats = std::mem::take(&mut self.feature_scratch);
+        feats.clear();
         for &(o, x, y) in &out {
             let b = a.place(o, x, y, slot, self.b_type);
-            let c = self.placed_cost(&mut before, &cols, &b, (o, x, y), slot);
+            feats.push(self.placed_features(&mut before, &cols, &b, (o, x, y), slot));
+        }
+        let mut costs = std::mem::take(&mut self.cost_scratch);
+        self.eval().weighted_sums(&feats, &mut costs);
+        let mut best: Option<(f64, (u8, i8, i8))> = None;
+        for (&c, &p) in costs.iter().zip(&out) {
             if best.is_none_or(|(bc, _)| c < bc) {
-                best = Some((c, (o, x, y)));
+                best = Some((c, p));
             }
         }
         self.scratch.push(out);
+        self.feature_scratch = feats;
+        self.cost_scratch = costs;
         best
+    }
+
+    /// [`Ai::placed_cost`]'s feature values.
+    fn placed_features(
+        &self,
+        before: &mut BoardBefore,
+        cols: &[u32; 10],
+        b: &After,
+        (o, x, y): (u8, i8, i8),
+        slot: usize,
+    ) -> [f64; FEATURES.len()] {
+        let cols = if b.m.clears[slot] == 0 {
+            Board::columns_with_piece(cols, o, x, y)
+        } else {
+            b.board.columns()
+        };
+        self.eval()
+            .features_after(&b.board, &cols, &b.m, Some(before))
     }
 
     /// The cost of `b`, the game after placing `(o, x, y)` as placement number `slot` on a
@@ -877,12 +909,8 @@ impl Ai {
         (o, x, y): (u8, i8, i8),
         slot: usize,
     ) -> f64 {
-        let cols = if b.m.clears[slot] == 0 {
-            Board::columns_with_piece(cols, o, x, y)
-        } else {
-            b.board.columns()
-        };
-        self.eval().cost_after(&b.board, &cols, &b.m, Some(before))
+        let f = self.placed_features(before, cols, b, (o, x, y), slot);
+        self.eval().weighted_sum(&f)
     }
 
     /// The quick placements of `next` after `a` (whose board's columns are `cols`), falling
