@@ -207,6 +207,10 @@ impl Board {
 
     /// Removes full rows, moving the rows above down. Returns how many.
     pub fn clear_lines(&mut self) -> u32 {
+        // Most locks clear nothing: one pass to look before moving rows.
+        if !self.rows.iter().fold(false, |any, &r| any | (r == FULL)) {
+            return 0;
+        }
         let mut write = ROWS;
         let mut cleared = 0;
         for read in (0..ROWS).rev() {
