@@ -207,6 +207,10 @@ impl Board {
 
     /// Removes full rows, moving the rows above down. Returns how many.
     pub fn clear_lines(&mut self) -> u32 {
+        // Most locks clear nothing: one pass to look before moving rows.
+        if !self.rows.iter().fold(false, |any, &r| any | (r == FULL)) {
+            return 0;
+        }
         let mut write = ROWS;
         let mut cleared = 0;
         for read in (0..ROWS).rev() {
@@ -279,6 +283,20 @@ impl Board {
             }
         }
         cols
+    }
+
+    /// [`Board::columns`] of this board after [`Board::lock`] of `(o, x, y)` when the lock
+    /// clears no line, from this board's columns `cols`: the piece's cells added.
+    #[inline]
+    pub fn columns_with_piece(cols: &[u32; 10], o: u8, x: i8, y: i8) -> [u32; 10] {
+        let mut out = *cols;
+        for &(dx, dy) in &nestris_engine::piece::MINOS[o as usize] {
+            let (c, row) = (x as i32 + dx as i32, y as i32 + dy as i32);
+            if (0..10).contains(&c) && (-2..20).contains(&row) {
+                out[c as usize] |= 1 << (row + 2);
+            }
+        }
+        out
     }
 
     /// Number of filled cells.
@@ -399,6 +417,38 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The columns after a lock that clears nothing, from the columns before, are those of
+    /// the locked board.
+    #[test]
+    fn columns_with_piece_match_the_locked_board() {
+        let mut seed = 0x7f4a_7c15_9e37_79b9u64;
+        let mut checked = 0;
+        for n in 0..300u32 {
+            let mut b = Board::new();
+            for r in (n as usize % 22)..ROWS {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                b.rows[r] = (seed >> 40) as u16 & (seed >> 20) as u16 & FULL;
+            }
+            let cols = b.columns();
+            for o in 0..19u8 {
+                for x in 0..10i8 {
+                    for y in -2..20i8 {
+                        let mut locked = b;
+                        if !b.fits(o, x, y) || locked.lock(o, x, y) != 0 {
+                            continue;
+                        }
+                        let with = Board::columns_with_piece(&cols, o, x, y);
+                        assert_eq!(with, locked.columns(), "o {o} x {x} y {y}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[test]

@@ -4,7 +4,10 @@
 //! Features whose weight is zero are not computed: features are grouped by the work they need
 //! (heights only, column bits, row scans), and a group is skipped when all its weights are zero.
 
+use std::sync::OnceLock;
+
 use crate::board::{Board, ROWS};
+use crate::search::{BoardBefore, IReachPaths};
 
 /// Every feature, by name, with what it measures. Names are the weights file's keys.
 pub const FEATURES: [(&str, &str); 29] = [
@@ -584,35 +587,68 @@ pub struct Evaluator {
     /// The weights.
     pub weights: Weights,
     need_columns: bool,
+    /// The hole depths (weighted holes, hole depth total, min and max): one step per hole.
+    need_depths: bool,
+    /// Solid cells, weighted or not: one step per row.
+    need_solid: bool,
     need_rows: bool,
     need_wells: bool,
+    need_reach: bool,
     input: Option<crate::input::InputModel>,
+    /// [`IReachPaths::empty`] per gravity ([`reach_key`]), made when first needed.
+    reach_empty: Box<[OnceLock<IReachPaths>; REACH_KEYS]>,
+}
+
+/// Gravities the vertical I's reach can differ by: levels 0..=28, 29 on, and the double
+/// killscreen's two rows a frame from level 39.
+const REACH_KEYS: usize = 31;
+
+/// The index of a level's gravity in [`REACH_KEYS`]: every level from 29 falls one row a frame
+/// ([`nestris_engine::game::frames_per_drop`]), two under the double killscreen from level 39.
+fn reach_key(level: u8, double_killscreen: bool) -> usize {
+    if double_killscreen && level >= nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL {
+        30
+    } else {
+        level.min(29) as usize
+    }
+}
+
+fn empty_reach_cache() -> Box<[OnceLock<IReachPaths>; REACH_KEYS]> {
+    Box::new(std::array::from_fn(|_| OnceLock::new()))
 }
 
 impl Evaluator {
     /// An evaluator for these weights.
     pub fn new(weights: Weights) -> Evaluator {
         let nz = |names: &[&str]| names.iter().any(|n| weights.get(n) != 0.0);
-        let need_columns = nz(&[
-            "column_holes",
+        let need_depths = nz(&[
             "weighted_holes",
             "hole_depth_total",
             "hole_depth_min",
             "hole_depth_max",
-            "column_transitions",
-            "holes",
-            "covered_cells",
-            "solid_cells",
-            "weighted_solid_cells",
         ]);
+        let need_solid = nz(&["solid_cells", "weighted_solid_cells"]);
+        let need_columns = need_depths
+            || need_solid
+            || nz(&[
+                "column_holes",
+                "column_transitions",
+                "holes",
+                "covered_cells",
+            ]);
         let need_rows = nz(&["row_transitions", "hidden_blocks"]);
         let need_wells = nz(&["well_cells", "deep_wells", "i_dependency"]);
+        let need_reach = nz(&["unreachable_columns"]);
         Evaluator {
             weights,
             need_columns,
+            need_depths,
+            need_solid,
             need_rows,
             need_wells,
+            need_reach,
             input: None,
+            reach_empty: empty_reach_cache(),
         }
     }
 
@@ -620,6 +656,7 @@ impl Evaluator {
     /// feature is 0).
     pub fn with_input(mut self, input: crate::input::InputModel) -> Evaluator {
         self.input = Some(input);
+        self.reach_empty = empty_reach_cache();
         self
     }
 
@@ -628,24 +665,86 @@ impl Evaluator {
         let all = Evaluator {
             weights: Weights::zero("all"),
             need_columns: true,
+            need_depths: true,
+            need_solid: true,
             need_rows: true,
             need_wells: true,
+            need_reach: true,
             input: Some(crate::input::InputModel::default()),
+            reach_empty: empty_reach_cache(),
         };
         let mut w = all.weights.clone();
         w.danger_height = danger_height;
-        all.compute(board, m, &w)
+        all.compute(board, &board.columns(), m, &w, None)
     }
 
     /// The cost of a board (lower is better).
     #[inline]
     pub fn cost(&self, board: &Board, m: &MoveSummary) -> f64 {
-        let f = self.compute(board, m, &self.weights);
+        self.cost_with_columns(board, &board.columns(), m)
+    }
+
+    /// [`Evaluator::cost`] with the board's columns ([`Board::columns`]) at hand.
+    #[inline]
+    pub fn cost_with_columns(&self, board: &Board, cols: &[u32; 10], m: &MoveSummary) -> f64 {
+        self.cost_after(board, cols, m, None)
+    }
+
+    /// [`Evaluator::cost_with_columns`] of a board made by placing pieces on `before`: the
+    /// vertical I's paths on the board before are reused where the placement leaves them as
+    /// they were (the same cost).
+    #[inline]
+    pub fn cost_after(
+        &self,
+        board: &Board,
+        cols: &[u32; 10],
+        m: &MoveSummary,
+        before: Option<&mut BoardBefore>,
+    ) -> f64 {
+        self.weighted_sum(&self.features_after(board, cols, m, before))
+    }
+
+    /// The feature values [`Evaluator::cost_after`] adds up (those with a zero weight may be
+    /// left at 0).
+    #[inline]
+    pub fn features_after(
+        &self,
+        board: &Board,
+        cols: &[u32; 10],
+        m: &MoveSummary,
+        before: Option<&mut BoardBefore>,
+    ) -> [f64; FEATURES.len()] {
+        self.compute(board, cols, m, &self.weights, before)
+    }
+
+    /// The cost from the feature values: the weighted sum in feature order. Terms with a zero
+    /// weight are left out: each is +-0 (every feature is finite), and adding +-0 leaves the
+    /// sum as it is (the sum starts at +0 and is never -0 in round-to-nearest), so the result
+    /// is the same f64.
+    #[inline]
+    pub fn weighted_sum(&self, f: &[f64; FEATURES.len()]) -> f64 {
         let mut c = 0.0;
-        for (fi, wi) in f.iter().zip(self.weights.w.iter()) {
-            c += fi * wi;
+        for (fi, &wi) in f.iter().zip(self.weights.w.iter()) {
+            if wi != 0.0 {
+                c += fi * wi;
+            }
         }
         c
+    }
+
+    /// [`Evaluator::weighted_sum`] of each of `fs` into `out`: the same additions in the same
+    /// order for each, the boards side by side (independent sums that the processor can
+    /// overlap, where one sum waits on each addition).
+    pub fn weighted_sums(&self, fs: &[[f64; FEATURES.len()]], out: &mut Vec<f64>) {
+        out.clear();
+        out.resize(fs.len(), 0.0);
+        for (i, &wi) in self.weights.w.iter().enumerate() {
+            if wi != 0.0 {
+                for (c, f) in out.iter_mut().zip(fs) {
+                    *c += f[i] * wi;
+                }
+            }
+        }
     }
 
     /// The part of the cost that comes from the placed pieces rather than the board (lines
@@ -678,9 +777,23 @@ impl Evaluator {
         ]
     }
 
-    fn compute(&self, board: &Board, m: &MoveSummary, w: &Weights) -> [f64; FEATURES.len()] {
+    fn compute(
+        &self,
+        board: &Board,
+        cols: &[u32; 10],
+        m: &MoveSummary,
+        w: &Weights,
+        before: Option<&mut BoardBefore>,
+    ) -> [f64; FEATURES.len()] {
         let mut f = [0.0f64; FEATURES.len()];
-        let h = board.heights();
+        // Column heights from the column words: 22 minus the top block's row index.
+        let h = cols.map(|c| {
+            if c == 0 {
+                0
+            } else {
+                ROWS as u32 - c.trailing_zeros()
+            }
+        });
         for (&i, v) in MOVE_FEATURES.iter().zip(Self::move_features(m)) {
             f[i] = v;
         }
@@ -709,13 +822,16 @@ impl Evaluator {
             }
         }
         f[25] = danger;
-        let cols = board.columns();
         if let Some(input) = &self.input {
-            if w.w[28] != 0.0 || self.weights.w[28] != 0.0 || w.name == "all" {
+            if self.need_reach || w.w[28] != 0.0 {
+                let empty = self.reach_empty[reach_key(m.level, m.double_killscreen)]
+                    .get_or_init(|| IReachPaths::empty(m.level, input, m.double_killscreen));
                 f[28] = (10
-                    - crate::search::i_reach_with_columns(
+                    - crate::search::i_reach_cached(
                         board,
-                        &cols,
+                        cols,
+                        empty,
+                        before,
                         m.level,
                         input,
                         m.double_killscreen,
@@ -729,10 +845,12 @@ impl Evaluator {
             let (mut col_holes, mut holes, mut weighted_holes) = (0u32, 0u32, 0u32);
             let (mut depth_total, mut depth_min, mut depth_max) = (0u32, 20u32, 0u32);
             let (mut col_trans, mut covered, mut solid, mut wsolid) = (0u32, 0u32, 0u32, 0u32);
-            for (i, &r) in board.rows.iter().enumerate() {
-                let n = r.count_ones();
-                solid += n;
-                wsolid += n * (ROWS - i) as u32;
+            if self.need_solid {
+                for (i, &r) in board.rows.iter().enumerate() {
+                    let n = r.count_ones();
+                    solid += n;
+                    wsolid += n * (ROWS - i) as u32;
+                }
             }
             for &c in cols.iter() {
                 if c == 0 {
@@ -743,19 +861,21 @@ impl Evaluator {
                 let empty_below = !c & below;
                 holes += empty_below.count_ones();
                 col_holes += (empty_below & (c << 1)).count_ones();
-                let mut e = empty_below;
-                let mut deepest = None;
-                while e != 0 {
-                    let r = e.trailing_zeros();
-                    weighted_holes += r + 1 - 2;
-                    let d = r - top;
-                    depth_total += d;
-                    depth_min = depth_min.min(d);
-                    depth_max = depth_max.max(d);
-                    deepest = Some(r);
-                    e &= e - 1;
+                if self.need_depths {
+                    let mut e = empty_below;
+                    while e != 0 {
+                        let r = e.trailing_zeros();
+                        weighted_holes += r + 1 - 2;
+                        let d = r - top;
+                        depth_total += d;
+                        depth_min = depth_min.min(d);
+                        depth_max = depth_max.max(d);
+                        e &= e - 1;
+                    }
                 }
-                if let Some(r) = deepest {
+                if empty_below != 0 {
+                    // The deepest hole: the highest bit.
+                    let r = 31 - empty_below.leading_zeros();
                     covered += (c & ((1u32 << r) - 1)).count_ones();
                 }
                 // Changes between consecutive rows from the top down, floor not compared.
@@ -959,6 +1079,54 @@ mod tests {
         let split = e.move_cost(&m) + e.cost(&board, &bare);
         assert!((split - e.cost(&board, &m)).abs() < 1e-9);
         assert!(e.move_cost(&m) != 0.0);
+    }
+
+    /// The cost, which leaves out features and terms with a zero weight, is exactly (the same
+    /// f64) the weighted sum of every feature in order, on random boards, for every phase of
+    /// the presets, alone or side by side ([`Evaluator::weighted_sums`]); the heights it reads
+    /// off the columns are the board's.
+    #[test]
+    fn cost_is_the_full_weighted_sum() {
+        let mut seed = 0x5851_f42d_4c95_7f2du64;
+        let presets = [Weights::default(), Weights::meatfighter_2014()];
+        for n in 0..3000u32 {
+            let mut b = Board::new();
+            for x in 0..10 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let h = (seed >> 33) as usize % (2 + (n as usize % 21));
+                for r in (ROWS - h.min(ROWS))..ROWS {
+                    if (seed >> (r % 30)) & 7 != 0 {
+                        b.rows[r] |= 1 << x;
+                    }
+                }
+            }
+            b.clear_lines();
+            let mut m = MoveSummary {
+                level: [18, 19, 29, 39, 40][n as usize % 5],
+                double_killscreen: n % 2 == 0,
+                ..MoveSummary::default()
+            };
+            m.add(0, n % 5, n % 17, m.level);
+            for w in presets.iter().flat_map(|p| p.phases()) {
+                let e = Evaluator::new(w.clone()).with_input(crate::input::InputModel::default());
+                let f = Evaluator::features(&b, &m, w.danger_height);
+                let mut reference = 0.0;
+                for (fi, wi) in f.iter().zip(&w.w) {
+                    reference += fi * wi;
+                }
+                assert_eq!(e.cost(&b, &m).to_bits(), reference.to_bits(), "{b:?}");
+                // Side by side with another board's sum: the same.
+                let fe = e.features_after(&b, &b.columns(), &m, None);
+                let mut sums = Vec::new();
+                e.weighted_sums(&[f, fe, fe], &mut sums);
+                assert_eq!(sums[1].to_bits(), reference.to_bits(), "{b:?}");
+                let h = b.heights();
+                assert_eq!(f[idx("column_heights")], h.iter().sum::<u32>() as f64);
+                assert_eq!(f[idx("pile_height")], *h.iter().max().unwrap() as f64);
+            }
+        }
     }
 
     #[test]

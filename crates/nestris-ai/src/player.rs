@@ -5,10 +5,10 @@
 //! When a piece spawns the player knows the board and the piece (it was the preview), but sees
 //! the new preview only `reaction` frames later. So it searches every lock of the current
 //! piece under real timing ([`Search`]), and for each lock the best follow-up of each of the
-//! seven possible next pieces ([`quick_placements`]): two plies. The inputs of the first
-//! `reaction` frames commit to a state of the search: the one whose reachable locks give the
-//! best expected value over the next piece, weighted by the NES picker's exact conditional
-//! probabilities. When the preview is seen, it picks the best lock still reachable from that
+//! seven possible next pieces ([`crate::search::quick_placements`]): two plies. The inputs of
+//! the first `reaction` frames commit to a state of the search: the one whose reachable locks
+//! give the best expected value over the next piece, weighted by the NES picker's exact
+//! conditional probabilities. When the preview is seen, it picks the best lock still reachable from that
 //! state for the piece that actually came.
 //!
 //! Two plies are not enough, and the third is spent where the decision is made:
@@ -52,9 +52,11 @@ use std::time::{Duration, Instant};
 use nestris_engine::{Game, Orientation, PieceKind};
 
 use crate::board::Board;
-use crate::eval::{Evaluator, MoveSummary, Weights};
+use crate::eval::{Evaluator, MoveSummary, Weights, FEATURES};
 use crate::input::InputModel;
-use crate::search::{locks_in, quick_placements, ReachSet, Search, Timing};
+use crate::search::{
+    locks_in, quick_placements_with_columns, BoardBefore, ReachSet, Search, Timing,
+};
 use crate::tune::SplitMix64;
 
 /// A lock position: orientation and the piece centre's column and row.
@@ -232,6 +234,9 @@ pub struct Ai {
     pending: Option<Pending>,
     last: Option<Decision>,
     scratch: Vec<Vec<(u8, i8, i8)>>,
+    /// Feature values and costs of the placements [`Ai::best_placement`] compares.
+    feature_scratch: Vec<[f64; FEATURES.len()]>,
+    cost_scratch: Vec<f64>,
     root: Root,
     decisions: u64,
     /// The double killscreen (a departure) as the game has it.
@@ -290,6 +295,8 @@ impl Ai {
             pending: None,
             last: None,
             scratch: Vec::new(),
+            feature_scratch: Vec::new(),
+            cost_scratch: Vec::new(),
             decisions: 0,
             double_killscreen: false,
             b_type: false,
@@ -685,20 +692,90 @@ impl Ai {
             .into_iter()
             .flat_map(|n| self.sequences(n, &mut rng))
             .collect();
+        let shared = shared_prefixes(&seqs, self.cfg.rollouts);
+        let (mut walks, mut values) = (Vec::new(), Vec::new());
         for &(c2, li) in ranked.iter().take(self.cfg.rollout_locks) {
             if c2 >= TOP_OUT {
                 break;
             }
             let own = self.eval().move_cost(&after[li].m);
+            self.playouts(&after[li], &seqs, &shared, &mut walks, &mut values);
             for n in 0..7 {
                 let mut sum = 0.0;
                 for s in 0..self.cfg.rollouts {
-                    sum += self.playout(&after[li], &seqs[n * self.cfg.rollouts + s]);
+                    sum += values[n * self.cfg.rollouts + s];
                 }
                 out[li][n] = own + sum / self.cfg.rollouts as f64;
             }
         }
         out
+    }
+
+    /// The value of every playout of `seqs` from `a` ([`Ai::playout`]) into `values`, playing
+    /// each piece once for the sequences that share it: sequence `s` starts from the state of
+    /// sequence `shared[s].0` after their `shared[s].1` common first pieces (a playout is a
+    /// function of the state and the pieces, so the values are the same). `walks` is scratch
+    /// space: `depth + 1` states per sequence, the state before each piece and the last one.
+    fn playouts(
+        &mut self,
+        a: &After,
+        seqs: &[Vec<PieceKind>],
+        shared: &[(usize, usize)],
+        walks: &mut Vec<Walk>,
+        values: &mut Vec<f64>,
+    ) {
+        let depth = seqs.first().map_or(0, Vec::len);
+        let stride = depth + 1;
+        walks.clear();
+        walks.resize(seqs.len() * stride, Walk::Dead(0.0));
+        values.clear();
+        for (s, seq) in seqs.iter().enumerate() {
+            let (j, k) = shared[s];
+            let base = s * stride;
+            if k == 0 {
+                walks[base] = Walk::Alive(*a, 0.0);
+            } else {
+                walks.copy_within(j * stride..=j * stride + k, base);
+            }
+            for (d, &n) in seq.iter().enumerate().skip(k) {
+                walks[base + d + 1] = match walks[base + d] {
+                    Walk::Dead(v) => Walk::Dead(v),
+                    Walk::Alive(cur, total) => self.playout_step(cur, total, n),
+                };
+            }
+            values.push(match walks[base + depth] {
+                Walk::Dead(v) => v,
+                Walk::Alive(cur, total) => total + self.final_cost(cur),
+            });
+        }
+    }
+
+    /// One piece of a playout: `n` placed at its best one-piece cost on `cur`, its move cost
+    /// added to `total`; dead (the death cost added) if it cannot spawn or has no lock.
+    fn playout_step(&mut self, mut cur: After, total: f64, n: PieceKind) -> Walk {
+        cur.m = MoveSummary {
+            level: cur.level,
+            double_killscreen: self.double_killscreen,
+            ..MoveSummary::default()
+        };
+        if !cur.board.fits(n.spawn() as u8, 5, 0) {
+            return Walk::Dead(total + self.cfg.rollout_death);
+        }
+        let Some((_, (o, x, y))) = self.best_placement(&cur, n, 0) else {
+            return Walk::Dead(total + self.cfg.rollout_death);
+        };
+        let b = cur.place(o, x, y, 0, self.b_type);
+        Walk::Alive(b, total + self.eval().move_cost(&b.m))
+    }
+
+    /// The cost of the board a playout ends on.
+    fn final_cost(&self, mut cur: After) -> f64 {
+        cur.m = MoveSummary {
+            level: cur.level,
+            double_killscreen: self.double_killscreen,
+            ..MoveSummary::default()
+        };
+        self.eval().cost(&cur.board, &cur.m)
     }
 
     /// [`AiConfig::rollouts`] piece sequences of [`AiConfig::rollout_depth`] pieces starting
@@ -719,39 +796,33 @@ impl Ai {
     }
 
     /// One greedy playout of `seq` from `a`: the move costs on the way plus the final board's
-    /// cost, or the death cost if a piece cannot spawn or has no lock.
+    /// cost, or the death cost if a piece cannot spawn or has no lock (what [`Ai::playouts`]
+    /// computes for each sequence, one sequence alone).
+    #[cfg(test)]
     fn playout(&mut self, a: &After, seq: &[PieceKind]) -> f64 {
-        let fresh = |level: u8, dks: bool| MoveSummary {
-            level,
-            double_killscreen: dks,
-            ..MoveSummary::default()
-        };
-        let mut cur = *a;
-        let mut total = 0.0;
+        let mut walk = Walk::Alive(*a, 0.0);
         for &n in seq {
-            cur.m = fresh(cur.level, self.double_killscreen);
-            if !cur.board.fits(n.spawn() as u8, 5, 0) {
-                return total + self.cfg.rollout_death;
-            }
-            let Some((_, (o, x, y))) = self.best_placement(&cur, n, 0) else {
-                return total + self.cfg.rollout_death;
+            walk = match walk {
+                Walk::Alive(cur, total) => self.playout_step(cur, total, n),
+                dead => return dead.value_if_dead(),
             };
-            let b = cur.place(o, x, y, 0, self.b_type);
-            total += self.eval().move_cost(&b.m);
-            cur = b;
         }
-        cur.m = fresh(cur.level, self.double_killscreen);
-        total + self.eval().cost(&cur.board, &cur.m)
+        match walk {
+            Walk::Alive(cur, total) => total + self.final_cost(cur),
+            dead => dead.value_if_dead(),
+        }
     }
 
     /// The value of `a` (after the current piece) with `next` known: the best over `next`'s
     /// best `width` placements of the expected best follow-up of the piece after.
     fn third_ply(&mut self, a: &After, next: PieceKind, p3: &[f64; 7], width: usize) -> f64 {
-        let out = self.quick_placements_after(a, next);
+        let cols = a.board.columns();
+        let out = self.quick_placements_after(a, &cols, next);
         let mut seconds: Vec<(f64, After)> = Vec::with_capacity(out.len());
+        let mut before = BoardBefore::new(&a.board, &cols);
         for &(o, x, y) in &out {
             let s = a.place(o, x, y, 1, self.b_type);
-            seconds.push((self.eval().cost(&s.board, &s.m), s));
+            seconds.push((self.placed_cost(&mut before, &cols, &s, (o, x, y), 1), s));
         }
         self.scratch.push(out);
         seconds.sort_by(|x, y| x.0.total_cmp(&y.0));
@@ -785,25 +856,75 @@ impl Ai {
         next: PieceKind,
         slot: usize,
     ) -> Option<(f64, (u8, i8, i8))> {
-        let out = self.quick_placements_after(a, next);
-        let mut best: Option<(f64, (u8, i8, i8))> = None;
+        let cols = a.board.columns();
+        let out = self.quick_placements_after(a, &cols, next);
+        let mut before = BoardBefore::new(&a.board, &cols);
+        // The features of every placement, then their costs side by side.
+        let mut feats = std::mem::take(&mut self.feature_scratch);
+        feats.clear();
         for &(o, x, y) in &out {
             let b = a.place(o, x, y, slot, self.b_type);
-            let c = self.eval().cost(&b.board, &b.m);
+            feats.push(self.placed_features(&mut before, &cols, &b, (o, x, y), slot));
+        }
+        let mut costs = std::mem::take(&mut self.cost_scratch);
+        self.eval().weighted_sums(&feats, &mut costs);
+        let mut best: Option<(f64, (u8, i8, i8))> = None;
+        for (&c, &p) in costs.iter().zip(&out) {
             if best.is_none_or(|(bc, _)| c < bc) {
-                best = Some((c, (o, x, y)));
+                best = Some((c, p));
             }
         }
         self.scratch.push(out);
+        self.feature_scratch = feats;
+        self.cost_scratch = costs;
         best
     }
 
-    /// The quick placements of `next` after `a`, falling at `a`'s level (a buffer from
-    /// `scratch`: give it back when done).
-    fn quick_placements_after(&mut self, a: &After, next: PieceKind) -> Vec<(u8, i8, i8)> {
+    /// [`Ai::placed_cost`]'s feature values.
+    fn placed_features(
+        &self,
+        before: &mut BoardBefore,
+        cols: &[u32; 10],
+        b: &After,
+        (o, x, y): (u8, i8, i8),
+        slot: usize,
+    ) -> [f64; FEATURES.len()] {
+        let cols = if b.m.clears[slot] == 0 {
+            Board::columns_with_piece(cols, o, x, y)
+        } else {
+            b.board.columns()
+        };
+        self.eval()
+            .features_after(&b.board, &cols, &b.m, Some(before))
+    }
+
+    /// The cost of `b`, the game after placing `(o, x, y)` as placement number `slot` on a
+    /// board whose columns are `cols`: [`Evaluator::cost`], with `b`'s columns made from
+    /// `cols` when the lock cleared nothing.
+    fn placed_cost(
+        &self,
+        before: &mut BoardBefore,
+        cols: &[u32; 10],
+        b: &After,
+        (o, x, y): (u8, i8, i8),
+        slot: usize,
+    ) -> f64 {
+        let f = self.placed_features(before, cols, b, (o, x, y), slot);
+        self.eval().weighted_sum(&f)
+    }
+
+    /// The quick placements of `next` after `a` (whose board's columns are `cols`), falling
+    /// at `a`'s level (a buffer from `scratch`: give it back when done).
+    fn quick_placements_after(
+        &mut self,
+        a: &After,
+        cols: &[u32; 10],
+        next: PieceKind,
+    ) -> Vec<(u8, i8, i8)> {
         let mut out = self.scratch.pop().unwrap_or_default();
-        quick_placements(
+        quick_placements_with_columns(
             &a.board,
+            cols,
             next.spawn(),
             Timing::spawn(a.level).with_double_killscreen(self.double_killscreen),
             &self.cfg.input,
@@ -811,6 +932,46 @@ impl Ai {
         );
         out
     }
+}
+
+/// A playout on its way: the state before the next piece and the move costs so far, or the
+/// value of a playout that topped out.
+#[derive(Clone, Copy, Debug)]
+enum Walk {
+    Alive(After, f64),
+    Dead(f64),
+}
+
+#[cfg(test)]
+impl Walk {
+    fn value_if_dead(self) -> f64 {
+        match self {
+            Walk::Dead(v) => v,
+            Walk::Alive(..) => unreachable!("alive"),
+        }
+    }
+}
+
+/// For each of `seqs` (groups of `per_group` with the same first piece): an earlier sequence
+/// of its group with the longest common beginning, and that length (0: none).
+fn shared_prefixes(seqs: &[Vec<PieceKind>], per_group: usize) -> Vec<(usize, usize)> {
+    (0..seqs.len())
+        .map(|s| {
+            let group = s - s % per_group.max(1);
+            let mut best = (0, 0);
+            for j in group..s {
+                let k = seqs[j]
+                    .iter()
+                    .zip(&seqs[s])
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                if k > best.1 {
+                    best = (j, k);
+                }
+            }
+            best
+        })
+        .collect()
 }
 
 /// The seed of a decision's playout sequences: a hash (FNV-1a) of the board, the current
@@ -874,6 +1035,61 @@ fn simulate(root: &Root, plan: &[u8]) -> Vec<(i8, u8, i8)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Playouts that start from a shared beginning are worth what each played alone is worth,
+    /// to the bit, on boards from empty to nearly topped out (where playouts die).
+    #[test]
+    fn shared_playouts_match_single_ones() {
+        let mut ai = Ai::new(AiConfig::default());
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let (mut walks, mut values) = (Vec::new(), Vec::new());
+        let (mut shared_pieces, mut deaths) = (0, 0);
+        for n in 0..24u32 {
+            let mut board = Board::new();
+            for x in 0..10 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let h = (seed >> 33) as usize % (1 + n as usize % 19);
+                for r in (crate::board::ROWS - h)..crate::board::ROWS {
+                    if (seed >> (r % 30)) & 7 != 0 && x != n as usize % 10 {
+                        board.rows[r] |= 1 << x;
+                    }
+                }
+            }
+            board.clear_lines();
+            let level = [29, 39][n as usize % 2];
+            ai.double_killscreen = n % 4 < 2;
+            ai.eval_ks = ai.cfg.weights.phase(level, ai.double_killscreen, false);
+            let a = After {
+                board,
+                m: MoveSummary::default(),
+                lines: 0x0290,
+                level,
+            };
+            let mut rng = SplitMix64(seed);
+            let seqs: Vec<Vec<PieceKind>> = PieceKind::ALL
+                .into_iter()
+                .flat_map(|k| ai.sequences(k, &mut rng))
+                .collect();
+            let shared = shared_prefixes(&seqs, ai.cfg.rollouts);
+            ai.playouts(&a, &seqs, &shared, &mut walks, &mut values);
+            assert_eq!(values.len(), seqs.len());
+            for (s, seq) in seqs.iter().enumerate() {
+                let (j, k) = shared[s];
+                assert!(j <= s && seqs[j][..k] == seq[..k]);
+                shared_pieces += k;
+                let alone = ai.playout(&a, seq);
+                assert_eq!(
+                    values[s].to_bits(),
+                    alone.to_bits(),
+                    "board {n} sequence {s}"
+                );
+                deaths += usize::from(alone >= ai.cfg.rollout_death);
+            }
+        }
+        assert!(shared_pieces > 0 && deaths > 0, "{shared_pieces} {deaths}");
+    }
 
     #[test]
     fn probabilities_sum_to_one() {

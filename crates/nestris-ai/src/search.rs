@@ -59,7 +59,7 @@ impl Timing {
 
     /// Gravity drops tried on each frame after the root, frame 1 first: 0 or 1, or 2 under
     /// the double killscreen (the second only if the first succeeded). Endless.
-    pub fn drops(&self) -> impl Iterator<Item = u8> {
+    pub fn drops(&self) -> impl Iterator<Item = u8> + Clone {
         let speed = frames_per_drop(self.level);
         let per_drop = if self.double_killscreen
             && self.level >= nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL
@@ -458,11 +458,21 @@ pub fn quick_placements(
     input: &InputModel,
     out: &mut Vec<(u8, i8, i8)>,
 ) {
+    quick_placements_with_columns(board, &board.columns(), spawn, timing, input, out);
+}
+
+/// [`quick_placements`] with the board's columns ([`Board::columns`]) at hand.
+pub fn quick_placements_with_columns(
+    board: &Board,
+    cols: &[u32; 10],
+    spawn: Orientation,
+    timing: Timing,
+    input: &InputModel,
+    out: &mut Vec<(u8, i8, i8)>,
+) {
     out.clear();
-    let speed_frames = timing.drop_frames(24 * 4 + 200);
     let kind = spawn.kind();
     let x0: i8 = 5;
-    let y0: i8 = 0;
     for (ri, &target_o) in kind.orientations().iter().enumerate() {
         // Presses needed: none, one A (cw), two A (180 degrees) or one B (ccw); the order of
         // `orientations()` is checked by a test below.
@@ -472,82 +482,169 @@ pub fn quick_placements(
             (4, 2) => &[buttons::A, buttons::A],
             _ => &[buttons::B],
         };
-        for target_x in 0..10i8 {
-            let (mut x, mut o, mut y) = (x0, spawn as u8, y0);
-            let mut rots = 0usize;
-            let mut t = 0usize;
-            let mut ok = true;
-            let mut locked = None;
-            loop {
-                let mut inp = 0u8;
-                if input.can_press(t as u32) {
-                    if rots < rot_inputs.len() {
-                        inp |= rot_inputs[rots];
-                    }
-                    if x < target_x {
-                        inp |= buttons::RIGHT;
-                    } else if x > target_x {
-                        inp |= buttons::LEFT;
-                    }
-                }
-                if inp != 0 {
-                    let (nx, no) = apply_input(board, x, o, y, inp);
-                    if inp & (buttons::LEFT | buttons::RIGHT) != 0 && nx == x {
-                        ok = false;
-                        break;
-                    }
-                    if inp & (buttons::A | buttons::B) != 0 {
-                        if no == o {
-                            ok = false;
-                            break;
-                        }
-                        rots += 1;
-                    }
-                    x = nx;
-                    o = no;
-                }
-                match fall(board, o, x, y, speed_frames.get(t).copied().unwrap_or(1)) {
-                    Ok(ny) => y = ny,
-                    Err(ly) => {
-                        y = ly;
-                        locked = Some(ly);
-                        break;
-                    }
-                }
-                t += 1;
-                if x == target_x && rots == rot_inputs.len() {
+        let start = PathState {
+            x: x0,
+            o: spawn as u8,
+            y: 0,
+            rots: 0,
+            t: 0,
+            drops: timing.drops(),
+        };
+        let path = |target_x: i8, s, next: &mut _| {
+            quick_path(board, cols, input, rot_inputs, target_x, s, next)
+        };
+        let mut found = [None; 10];
+        found[x0 as usize] = path(x0, start.clone(), &mut None);
+        // The path to a column one step further out is the same as the path to this column
+        // until this column is reached: it goes on from there (and fails where this one
+        // fails or locks before).
+        for chain in [&[6, 7, 8, 9][..], &[4, 3, 2, 1, 0]] {
+            let mut from = Some(start.clone());
+            for &target_x in chain {
+                let Some(s) = from.take() else {
                     break;
-                }
-                if t > 2000 {
-                    ok = false;
-                    break;
-                }
+                };
+                found[target_x as usize] = path(target_x, s, &mut from);
             }
-            if !ok {
-                continue;
-            }
-            let y_final = match locked {
-                Some(ly) => {
-                    if x != target_x || rots != rot_inputs.len() {
-                        continue;
-                    }
-                    ly
-                }
-                None => {
-                    let mut yy = y;
-                    while board.fits(o, x, yy + 1) {
-                        yy += 1;
-                    }
-                    yy
-                }
-            };
-            if !board.fits(o, x, y_final) {
-                continue;
-            }
-            debug_assert_eq!(o, target_o as u8);
-            out.push((o, x, y_final));
+        }
+        for lock in found.into_iter().flatten() {
+            debug_assert_eq!(lock.0, target_o as u8);
+            out.push(lock);
         }
     }
+}
+
+/// A quick path on its way, at the start of frame `t + 1`.
+#[derive(Clone, Debug)]
+struct PathState<D> {
+    x: i8,
+    o: u8,
+    y: i8,
+    rots: usize,
+    t: usize,
+    drops: D,
+}
+
+/// One path of [`quick_placements`] from `s`: rotate with `rot_inputs` on the first allowed
+/// frames, tap towards `target_x` on every allowed frame, then fall. The lock, if the path
+/// gets there; `branch` is set to the state at the start of the first frame where the piece
+/// stands in `target_x` (where the path to the next column out parts from this one).
+fn quick_path<D: Iterator<Item = u8> + Clone>(
+    board: &Board,
+    cols: &[u32; 10],
+    input: &InputModel,
+    rot_inputs: &[u8],
+    target_x: i8,
+    s: PathState<D>,
+    branch: &mut Option<PathState<D>>,
+) -> Option<(u8, i8, i8)> {
+    // Gravity drops of frames 1..=FRAMES after the spawn, then one a frame (as a table of
+    // that length would give), drawn as the path goes.
+    const FRAMES: usize = 24 * 4 + 200;
+    let PathState {
+        mut x,
+        mut o,
+        mut y,
+        mut rots,
+        mut t,
+        mut drops,
+    } = s;
+    if x == target_x {
+        *branch = Some(PathState {
+            x,
+            o,
+            y,
+            rots,
+            t,
+            drops: drops.clone(),
+        });
+    }
+    let mut locked = None;
+    loop {
+        let mut inp = 0u8;
+        if input.can_press(t as u32) {
+            if rots < rot_inputs.len() {
+                inp |= rot_inputs[rots];
+            }
+            if x < target_x {
+                inp |= buttons::RIGHT;
+            } else if x > target_x {
+                inp |= buttons::LEFT;
+            }
+        }
+        if inp != 0 {
+            let (nx, no) = apply_input(board, x, o, y, inp);
+            if inp & (buttons::LEFT | buttons::RIGHT) != 0 && nx == x {
+                return None;
+            }
+            if inp & (buttons::A | buttons::B) != 0 {
+                if no == o {
+                    return None;
+                }
+                rots += 1;
+            }
+            x = nx;
+            o = no;
+        }
+        let drop = if t < FRAMES {
+            drops.next().unwrap_or(1)
+        } else {
+            1
+        };
+        match fall(board, o, x, y, drop) {
+            Ok(ny) => y = ny,
+            Err(ly) => {
+                y = ly;
+                locked = Some(ly);
+                break;
+            }
+        }
+        t += 1;
+        if x == target_x && branch.is_none() {
+            *branch = Some(PathState {
+                x,
+                o,
+                y,
+                rots,
+                t,
+                drops: drops.clone(),
+            });
+        }
+        if x == target_x && rots == rot_inputs.len() {
+            break;
+        }
+        if t > 2000 {
+            return None;
+        }
+    }
+    let y_final = match locked {
+        Some(ly) => {
+            if x != target_x || rots != rot_inputs.len() {
+                return None;
+            }
+            ly
+        }
+        None => y + drop_distance(cols, o, x, y),
+    };
+    board.fits(o, x, y_final).then_some((o, x, y_final))
+}
+
+/// How many rows the piece `(o, x, y)`, where it fits, can fall on the board whose columns
+/// are `cols`: as many as [`Board::fits`] allows one row at a time. A tetromino's cells in
+/// one column are contiguous, so the piece can fall `d` rows when, below each of its cells,
+/// `d` cells of its column are empty and inside the field (a cell of the piece itself is
+/// empty on the board, so the lowest cell of each column decides); a test compares this with
+/// the row-at-a-time fall.
+#[inline]
+fn drop_distance(cols: &[u32; 10], o: u8, x: i8, y: i8) -> i8 {
+    let mut d = u32::MAX;
+    for &(dx, dy) in &nestris_engine::piece::MINOS[o as usize] {
+        let (c, r) = ((x + dx) as usize, (y + dy) as i32);
+        // Row r is bit r + 2 of the column word; the cells below start at bit r + 3.
+        let empty_below = (cols[c] >> (r + 3)).trailing_zeros();
+        d = d.min(empty_below.min((19 - r) as u32));
+    }
+    d as i8
 }
 
 /// Columns a vertical I piece can reach after spawning on `board` at `level`, tapping at
@@ -568,59 +665,242 @@ pub fn i_reach_with_columns(
     input: &InputModel,
     double_killscreen: bool,
 ) -> u16 {
+    let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
+    let mut mask = 0u16;
+    for dir in I_REACH_DIRS {
+        mask |= i_reach_dir(board, cols, timing, input, dir, None);
+    }
+    mask
+}
+
+/// The directions [`i_reach`] taps towards: none, left, right.
+const I_REACH_DIRS: [u8; 3] = [0, buttons::LEFT, buttons::RIGHT];
+
+/// [`i_reach`]'s paths on one board for one gravity and tap speed, direction by direction:
+/// the columns each reaches, every cell it tests (`footprint[row index]`, bit x = column x)
+/// and what the board holds there. On a board that holds the same on those cells every test
+/// answers the same, so the path, and the columns it reaches, are the same:
+/// [`i_reach_cached`] skips it. Made on the empty board, they serve every board whose path
+/// meets no block; made on a board before a piece is placed, every placement off the paths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IReachPaths {
+    timing: Timing,
+    dirs: [IReachPath; 3],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct IReachPath {
+    mask: u16,
+    footprint: [u16; crate::board::ROWS],
+    cells: [u16; crate::board::ROWS],
+}
+
+impl IReachPath {
+    /// The path tapping towards `dir` on `board` (whose columns are `cols`).
+    fn new(board: &Board, cols: &[u32; 10], timing: Timing, input: &InputModel, dir: u8) -> Self {
+        let mut footprint = [0u16; crate::board::ROWS];
+        let mask = i_reach_dir(board, cols, timing, input, dir, Some(&mut footprint));
+        let mut cells = footprint;
+        for (c, r) in cells.iter_mut().zip(&board.rows) {
+            *c &= r;
+        }
+        IReachPath {
+            mask,
+            footprint,
+            cells,
+        }
+    }
+
+    /// Whether `board` holds what the path's board held on every cell the path tests.
+    #[inline]
+    fn holds(&self, board: &Board) -> bool {
+        let mut diff = 0u16;
+        for i in 0..crate::board::ROWS {
+            diff |= (board.rows[i] & self.footprint[i]) ^ self.cells[i];
+        }
+        diff == 0
+    }
+}
+
+impl IReachPaths {
+    /// The paths on `board` (whose columns are `cols`) at `level` (with the double killscreen
+    /// on or off), tapping at `input`.
+    pub fn new(
+        board: &Board,
+        cols: &[u32; 10],
+        level: u8,
+        input: &InputModel,
+        double_killscreen: bool,
+    ) -> IReachPaths {
+        let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
+        let dirs = I_REACH_DIRS.map(|dir| IReachPath::new(board, cols, timing, input, dir));
+        IReachPaths { timing, dirs }
+    }
+
+    /// The paths on the empty board.
+    pub fn empty(level: u8, input: &InputModel, double_killscreen: bool) -> IReachPaths {
+        IReachPaths::new(&Board::new(), &[0; 10], level, input, double_killscreen)
+    }
+
+    /// Whether these paths fall as a piece spawned at `level` falls (with the double
+    /// killscreen on or off): the same drops on every frame.
+    pub fn same_gravity(&self, level: u8, double_killscreen: bool) -> bool {
+        let other = Timing::spawn(level).with_double_killscreen(double_killscreen);
+        let per_drop = |t: &Timing| {
+            if t.double_killscreen && t.level >= nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL {
+                2
+            } else {
+                1
+            }
+        };
+        frames_per_drop(self.timing.level) == frames_per_drop(other.level)
+            && per_drop(&self.timing) == per_drop(&other)
+    }
+}
+
+/// The board before the placements being evaluated, for [`i_reach_cached`]: the vertical
+/// I's path on it in each direction, made when first needed. A placement off a path leaves
+/// that path as it was.
+#[derive(Clone, Debug)]
+pub struct BoardBefore<'a> {
+    board: &'a Board,
+    cols: &'a [u32; 10],
+    /// The gravity of the paths (set with the first one made).
+    timing: Option<Timing>,
+    paths: [Option<IReachPath>; 3],
+}
+
+impl<'a> BoardBefore<'a> {
+    /// The board before, and its columns ([`Board::columns`]).
+    pub fn new(board: &'a Board, cols: &'a [u32; 10]) -> BoardBefore<'a> {
+        BoardBefore {
+            board,
+            cols,
+            timing: None,
+            paths: [None; 3],
+        }
+    }
+}
+
+/// [`i_reach_with_columns`] with the empty board's paths of the same gravity and tap speed at
+/// hand ([`IReachPaths::empty`], checked with [`IReachPaths::same_gravity`] in debug builds),
+/// and maybe the board before: a direction whose path tests only cells that `board` holds as
+/// the paths' board did reaches the same columns; the others are simulated.
+pub fn i_reach_cached(
+    board: &Board,
+    cols: &[u32; 10],
+    empty: &IReachPaths,
+    mut before: Option<&mut BoardBefore>,
+    level: u8,
+    input: &InputModel,
+    double_killscreen: bool,
+) -> u16 {
+    debug_assert!(empty.same_gravity(level, double_killscreen));
+    let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
+    let mut mask = 0u16;
+    for (d, dir) in I_REACH_DIRS.into_iter().enumerate() {
+        if empty.dirs[d].holds(board) {
+            mask |= empty.dirs[d].mask;
+            continue;
+        }
+        if let Some(b) = before.as_deref_mut() {
+            // The first path made sets the gravity; paths at another are not used. (The same
+            // gravity is the same `Timing` here: both are a spawn's, at one level.)
+            if *b.timing.get_or_insert(timing) == timing {
+                let (bb, bc) = (b.board, b.cols);
+                let p = b.paths[d].get_or_insert_with(|| {
+                    // Where the board before holds the empty board's path, that is its path
+                    // (and `board` does not hold it): nothing to simulate.
+                    if empty.dirs[d].holds(bb) {
+                        empty.dirs[d]
+                    } else {
+                        IReachPath::new(bb, bc, timing, input, dir)
+                    }
+                });
+                if p.holds(board) {
+                    mask |= p.mask;
+                    continue;
+                }
+            }
+        }
+        mask |= i_reach_dir(board, cols, timing, input, dir, None);
+    }
+    mask
+}
+
+/// The columns the vertical I reaches tapping towards `dir` (0: no tap): see [`i_reach`].
+/// With `footprint`, every cell tested is marked there.
+#[inline]
+fn i_reach_dir(
+    board: &Board,
+    cols: &[u32; 10],
+    timing: Timing,
+    input: &InputModel,
+    dir: u8,
+    mut footprint: Option<&mut [u16; crate::board::ROWS]>,
+) -> u16 {
     let (iv, ih) = (Orientation::Iv as u8, Orientation::Ih as u8);
     // Iv covers rows y-2..=y+1 of column x (bits y..=y+3 of its column word); Ih covers
     // columns x-2..=x+1 of row y.
-    let fits = |o: u8, x: i8, y: i8| -> bool {
+    let mut fits = |o: u8, x: i8, y: i8| -> bool {
         if o == iv {
-            (0..10).contains(&x) && (0..=18).contains(&y) && (cols[x as usize] >> y) & 0xF == 0
+            if !((0..10).contains(&x) && (0..=18).contains(&y)) {
+                return false;
+            }
+            if let Some(f) = footprint.as_deref_mut() {
+                for r in &mut f[y as usize..y as usize + 4] {
+                    *r |= 1 << x;
+                }
+            }
+            (cols[x as usize] >> y) & 0xF == 0
         } else {
-            (2..=8).contains(&x)
-                && (-2..20).contains(&y)
-                && board.rows[(y + 2) as usize] & (0xF << (x - 2)) == 0
+            if !((2..=8).contains(&x) && (-2..20).contains(&y)) {
+                return false;
+            }
+            if let Some(f) = footprint.as_deref_mut() {
+                f[(y + 2) as usize] |= 0xF << (x - 2);
+            }
+            board.rows[(y + 2) as usize] & (0xF << (x - 2)) == 0
         }
     };
-    let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
     let mut mask = 0u16;
-    for dir in [0, buttons::LEFT, buttons::RIGHT] {
-        let (mut x, mut o, mut y) = (5i8, ih, 0i8);
-        let mut drops = timing.drops();
-        let mut t = 0u32;
-        'frames: loop {
-            let mut blocked = false;
-            if input.can_press(t) {
-                // As apply_input: the shift, then the rotation (A, pressed while horizontal).
-                let mut nx = x;
-                if dir == buttons::RIGHT {
-                    if fits(o, x + 1, y) {
-                        nx = x + 1;
-                    }
-                } else if dir == buttons::LEFT && x > 0 && fits(o, x - 1, y) {
-                    nx = x - 1;
+    let (mut x, mut o, mut y) = (5i8, ih, 0i8);
+    let mut drops = timing.drops();
+    let mut t = 0u32;
+    'frames: loop {
+        let mut blocked = false;
+        if input.can_press(t) {
+            // As apply_input: the shift, then the rotation (A, pressed while horizontal).
+            let mut nx = x;
+            if dir == buttons::RIGHT {
+                if fits(o, x + 1, y) {
+                    nx = x + 1;
                 }
-                let mut no = o;
-                if o == ih && fits(iv, nx, y) {
-                    no = iv;
-                }
-                blocked = nx == x && o != ih;
-                x = nx;
-                o = no;
+            } else if dir == buttons::LEFT && x > 0 && fits(o, x - 1, y) {
+                nx = x - 1;
             }
-            let vertical = o == iv;
-            if vertical {
-                mask |= 1 << x;
+            let mut no = o;
+            if o == ih && fits(iv, nx, y) {
+                no = iv;
             }
-            for _ in 0..drops.next().unwrap_or(1) {
-                if !fits(o, x, y + 1) {
-                    break 'frames;
-                }
-                y += 1;
-            }
-            if (blocked && vertical) || t > 400 {
-                break;
-            }
-            t += 1;
+            blocked = nx == x && o != ih;
+            x = nx;
+            o = no;
         }
+        let vertical = o == iv;
+        if vertical {
+            mask |= 1 << x;
+        }
+        for _ in 0..drops.next().unwrap_or(1) {
+            if !fits(o, x, y + 1) {
+                break 'frames;
+            }
+            y += 1;
+        }
+        if (blocked && vertical) || t > 400 {
+            break;
+        }
+        t += 1;
     }
     mask
 }
@@ -679,6 +959,7 @@ mod tests {
         let mut seed = 0x0123_4567_89ab_cdefu64;
         let inputs =
             ["X.", "X..", "X...", "X.....", "X.X.."].map(|m| m.parse::<InputModel>().unwrap());
+        let mut last = Board::new();
         for n in 0..3000u32 {
             let mut b = Board::new();
             // Random stacks: column heights, some holes, sometimes hidden-row cells.
@@ -693,14 +974,219 @@ mod tests {
                     }
                 }
             }
+            // A board before: the top cell of a column or two taken away (a piece not yet
+            // placed), or an unrelated board.
+            let mut prev = b;
+            for x in [n % 10, (n / 10) % 10] {
+                if let Some(r) = prev.rows.iter().position(|r| r >> x & 1 != 0) {
+                    prev.rows[r] &= !(1 << x);
+                }
+            }
+            if n % 5 == 0 {
+                prev = last;
+            }
+            last = b;
             for level in [0, 18, 19, 28, 29, 38, 39, 40] {
                 for input in &inputs {
                     for dks in [false, true] {
+                        let reference = i_reach_reference(&b, level, input, dks);
                         assert_eq!(
                             i_reach(&b, level, input, dks),
-                            i_reach_reference(&b, level, input, dks),
+                            reference,
                             "board {n} level {level} dks {dks}"
                         );
+                        // With the empty board's paths at hand, or those of the board
+                        // before: the same columns.
+                        let empty = IReachPaths::empty(level, input, dks);
+                        let prev_cols = prev.columns();
+                        for mut before in [None, Some(BoardBefore::new(&prev, &prev_cols))] {
+                            let cached = i_reach_cached(
+                                &b,
+                                &b.columns(),
+                                &empty,
+                                before.as_mut(),
+                                level,
+                                input,
+                                dks,
+                            );
+                            assert_eq!(
+                                cached, reference,
+                                "cached: board {n} level {level} dks {dks}"
+                            );
+                        }
+                        // The paths on the board before alone.
+                        let before = IReachPaths::new(&prev, &prev_cols, level, input, dks);
+                        assert_eq!(
+                            i_reach_cached(&b, &b.columns(), &before, None, level, input, dks),
+                            reference,
+                            "before: board {n} level {level} dks {dks}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The first implementation of [`quick_placements`]: every path from the spawn, the
+    /// drops from a table, the last fall a row at a time.
+    fn quick_placements_reference(
+        board: &Board,
+        spawn: Orientation,
+        timing: Timing,
+        input: &InputModel,
+    ) -> Vec<(u8, i8, i8)> {
+        let mut out = Vec::new();
+        let speed_frames = timing.drop_frames(24 * 4 + 200);
+        let kind = spawn.kind();
+        for (ri, _) in kind.orientations().iter().enumerate() {
+            let rot_inputs: &[u8] = match (kind.orientation_count(), ri) {
+                (_, 0) => &[],
+                (2, 1) | (4, 1) => &[buttons::A],
+                (4, 2) => &[buttons::A, buttons::A],
+                _ => &[buttons::B],
+            };
+            for target_x in 0..10i8 {
+                let (mut x, mut o, mut y) = (5i8, spawn as u8, 0i8);
+                let (mut rots, mut t, mut ok, mut locked) = (0usize, 0usize, true, None);
+                loop {
+                    let mut inp = 0u8;
+                    if input.can_press(t as u32) {
+                        if rots < rot_inputs.len() {
+                            inp |= rot_inputs[rots];
+                        }
+                        if x < target_x {
+                            inp |= buttons::RIGHT;
+                        } else if x > target_x {
+                            inp |= buttons::LEFT;
+                        }
+                    }
+                    if inp != 0 {
+                        let (nx, no) = apply_input(board, x, o, y, inp);
+                        if inp & (buttons::LEFT | buttons::RIGHT) != 0 && nx == x {
+                            ok = false;
+                            break;
+                        }
+                        if inp & (buttons::A | buttons::B) != 0 {
+                            if no == o {
+                                ok = false;
+                                break;
+                            }
+                            rots += 1;
+                        }
+                        x = nx;
+                        o = no;
+                    }
+                    match fall(board, o, x, y, speed_frames.get(t).copied().unwrap_or(1)) {
+                        Ok(ny) => y = ny,
+                        Err(ly) => {
+                            y = ly;
+                            locked = Some(ly);
+                            break;
+                        }
+                    }
+                    t += 1;
+                    if x == target_x && rots == rot_inputs.len() {
+                        break;
+                    }
+                    if t > 2000 {
+                        ok = false;
+                        break;
+                    }
+                }
+                if !ok {
+                    continue;
+                }
+                let y_final = match locked {
+                    Some(ly) => {
+                        if x != target_x || rots != rot_inputs.len() {
+                            continue;
+                        }
+                        ly
+                    }
+                    None => {
+                        let mut yy = y;
+                        while board.fits(o, x, yy + 1) {
+                            yy += 1;
+                        }
+                        yy
+                    }
+                };
+                if board.fits(o, x, y_final) {
+                    out.push((o, x, y_final));
+                }
+            }
+        }
+        out
+    }
+
+    /// The quick placements (paths shared between columns, drops drawn as they go, the last
+    /// fall read off the columns) are the first implementation's, in the same order, on
+    /// random boards, for every piece, gravity and tap speed.
+    #[test]
+    fn quick_placements_match_the_reference() {
+        let mut seed = 0x3c6e_f372_fe94_f82bu64;
+        let inputs = ["X.", "X..", "X.....", "X.X.."].map(|m| m.parse::<InputModel>().unwrap());
+        let mut out = Vec::new();
+        let mut total = 0;
+        for n in 0..600u32 {
+            let mut b = Board::new();
+            for x in 0..10 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let h = (seed >> 33) as usize % (2 + (n as usize % 21));
+                for r in (crate::board::ROWS - h.min(crate::board::ROWS))..crate::board::ROWS {
+                    if (seed >> (r % 30)) & 7 != 0 {
+                        b.rows[r] |= 1 << x;
+                    }
+                }
+            }
+            b.clear_lines();
+            for level in [0, 18, 19, 28, 29, 39] {
+                for input in &inputs {
+                    for dks in [false, true] {
+                        let timing = Timing::spawn(level).with_double_killscreen(dks);
+                        for k in nestris_engine::PieceKind::ALL {
+                            quick_placements(&b, k.spawn(), timing, input, &mut out);
+                            let reference =
+                                quick_placements_reference(&b, k.spawn(), timing, input);
+                            assert_eq!(out, reference, "board {n} level {level} {k:?}\n{b:?}");
+                            total += out.len();
+                        }
+                    }
+                }
+            }
+        }
+        assert!(total > 100_000, "{total}");
+    }
+
+    /// The fall read off the columns is the row-at-a-time one, for every orientation and
+    /// position that fits on random boards.
+    #[test]
+    fn drop_distance_matches_falling_row_by_row() {
+        let mut seed = 0x0bad_5eed_1234_5678u64;
+        for n in 0..400u32 {
+            let mut b = Board::new();
+            for r in 0..crate::board::ROWS {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                if r >= n as usize % 22 {
+                    b.rows[r] = (seed >> 40) as u16 & (seed >> 20) as u16 & crate::board::FULL;
+                }
+            }
+            let cols = b.columns();
+            for o in 0..19u8 {
+                for x in 0..10i8 {
+                    for y in -2..20i8 {
+                        if !b.fits(o, x, y) {
+                            continue;
+                        }
+                        let mut yy = y;
+                        while b.fits(o, x, yy + 1) {
+                            yy += 1;
+                        }
+                        assert_eq!(y + drop_distance(&cols, o, x, y), yy, "o {o} x {x} y {y}");
                     }
                 }
             }
