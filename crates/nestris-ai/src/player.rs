@@ -37,15 +37,18 @@
 //!   survived 54.7 -> 82.6 with 8 locks x 8 sequences x 6 pieces (4 pieces: 60.6; 10 pieces
 //!   with 2 sequences: 42.4, too noisy); from level 29, 100 games: +34,050 +- 20,319. In the
 //!   field's format, 1000 held-out games: +74,968 +- 9,279 (README, ablation row 7). About
-//!   19 ms a decision, against 3 ms for the blind third ply. Playouts in place of the third
+//!   7 ms a decision (19 ms before the playouts shared their sequences' beginnings and the
+//!   evaluator skipped work; the same games), against 3 ms for the blind third ply. Playouts in place of the third
 //!   ply once the preview is seen lost a third of the pre-19 score (six greedy pieces do not
 //!   keep a Tetris stack), so they are only used blind.
 //!
 //! A lock whose clear changes the level makes the next piece fall at the new level's speed;
 //! the evaluation's weights change with the phase ([`Weights::at`]).
 //!
-//! Decision times (one core, the field's format): about 1.7 ms median; the third plies cost
-//! about 1 ms (preview seen) and 3-5 ms (blind) per decision, the playouts about 19 ms.
+//! Decision times (one core, the field's format): about 0.9 ms median; the third plies cost
+//! under 1 ms (preview seen) and about 3 ms (blind) per decision, the playouts 6.5 ms (level
+//! 29) to 8 ms (double killscreen), measured with `nestris bench` on the proxies of the
+//! README's "Decision time".
 
 use std::time::{Duration, Instant};
 
