@@ -108,47 +108,48 @@ fn get(w: &Weights, slot: &str) -> Option<f64> {
         .map(|i| w.w[i])
 }
 
+/// A new override table: a copy of `from`'s own weights (without its tables), named `name`,
+/// in force from `from_level`.
+fn table_from(from: &Weights, name: String, from_level: u8) -> Box<Weights> {
+    Box::new(Weights {
+        killscreen: None,
+        b_type: None,
+        before_19: None,
+        double_killscreen: None,
+        name,
+        from_level,
+        ..from.clone()
+    })
+}
+
 fn set(w: &mut Weights, slot: &str, v: f64) {
     let (table, name) = split(slot);
     let target = match table {
         Table::Base => w,
         Table::Killscreen => {
             if w.killscreen.is_none() {
-                w.killscreen = Some(Box::new(Weights {
-                    killscreen: None,
-                    b_type: None,
-                    before_19: None,
-                    double_killscreen: None,
-                    name: format!("{} (killscreen)", w.name),
-                    from_level: 29,
-                    ..w.clone()
-                }));
+                w.killscreen = Some(table_from(w, format!("{} (killscreen)", w.name), 29));
             }
             w.killscreen.as_mut().expect("set above")
         }
         Table::DoubleKillscreen => {
             if w.double_killscreen.is_none() {
-                let mut d = w.at_level(29).clone();
-                d.killscreen = None;
-                d.b_type = None;
-                d.before_19 = None;
-                d.double_killscreen = None;
-                d.name = format!("{} (double killscreen)", w.name);
-                d.from_level = nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL;
-                w.double_killscreen = Some(Box::new(d));
+                w.double_killscreen = Some(table_from(
+                    w.at_level(29),
+                    format!("{} (double killscreen)", w.name),
+                    nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL,
+                ));
             }
             w.double_killscreen.as_mut().expect("set above")
         }
         Table::Before19 => {
             if w.before_19.is_none() {
-                w.before_19 = Some(Box::new(Weights {
-                    killscreen: None,
-                    b_type: None,
-                    before_19: None,
-                    double_killscreen: None,
-                    name: format!("{} (before level 19)", w.name),
-                    ..w.clone()
-                }));
+                let from_level = w.from_level;
+                w.before_19 = Some(table_from(
+                    w,
+                    format!("{} (before level 19)", w.name),
+                    from_level,
+                ));
             }
             w.before_19.as_mut().expect("set above")
         }
