@@ -52,6 +52,12 @@ pub struct TuneArgs {
     /// Stop each game at this many lines.
     #[arg(long, default_value_t = 430)]
     pub line_cap: u32,
+    /// Points taken from a game's score when it tops out before the line cap: what the rest
+    /// of the game is worth, so that a candidate's fitness prices its deaths when the games
+    /// stop early (say 1200000 with `--line-cap 130`, what a game that reaches level 19
+    /// goes on to score in the field's format). 0..=1e9; 0 leaves the fitness the mean score.
+    #[arg(long, default_value_t = 0.0)]
+    pub topout_cost: f64,
     /// The tuner's state: created on the first run, resumed on the next ones.
     #[arg(long, default_value = "tune-state.toml")]
     pub state: std::path::PathBuf,
@@ -131,7 +137,17 @@ fn prefixes(
         .collect()
 }
 
-/// A candidate's mean score and lines over the generation's games.
+/// A game's fitness: its score, less `--topout-cost` when it topped out before the line cap.
+fn game_fitness(end: &Game, topout_cost: f64) -> f64 {
+    let score = end.score_uncapped as f64;
+    if end.game_over() {
+        score - topout_cost
+    } else {
+        score
+    }
+}
+
+/// A candidate's mean fitness (see [`game_fitness`]) and lines over the generation's games.
 fn fitness(args: &TuneArgs, w: &Weights, games: &[Game], stop: &AtomicBool) -> Option<(f64, f64)> {
     let mut cfg = args.ai.config().ok()?;
     cfg.weights = w.clone();
@@ -139,8 +155,12 @@ fn fitness(args: &TuneArgs, w: &Weights, games: &[Game], stop: &AtomicBool) -> O
         .par_iter()
         .map(|g| {
             let mut ai = Ai::new(cfg.clone());
-            play_from(*g, &mut ai, args.line_cap, None, stop)
-                .map(|end| (end.score_uncapped as f64, end.lines_value() as f64))
+            play_from(*g, &mut ai, args.line_cap, None, stop).map(|end| {
+                (
+                    game_fitness(&end, args.topout_cost),
+                    end.lines_value() as f64,
+                )
+            })
         })
         .collect();
     results.map(|v| {
@@ -166,10 +186,16 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
     if args.generations == 0 {
         bail!("--generations must be at least 1");
     }
+    if !(0.0..=1e9).contains(&args.topout_cost) {
+        bail!(
+            "--topout-cost {} is out of range (0..=1000000000 points)",
+            args.topout_cost
+        );
+    }
     crate::options::check_writable("--out", &args.out)?;
     crate::options::check_writable("--state", &args.state)?;
     let start = args.ai.config()?.weights;
-    let context = format!(
+    let mut context = format!(
         "games {} line_cap {} seed {} level {} type {:?} height {} double_killscreen {} hz {} reaction {} deep {}x{} blind {}x{}",
         args.games,
         args.line_cap,
@@ -185,6 +211,10 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         args.ai.blind_locks,
         args.ai.blind_next
     );
+    if args.topout_cost != 0.0 {
+        // Only when set, so that state files made before the option still resume.
+        context.push_str(&format!(" topout_cost {}", args.topout_cost));
+    }
     let mut cem = if args.state.exists() {
         let text = crate::readlimit::read_to_string(&args.state, crate::readlimit::max::MEDIUM)
             .with_context(|| format!("cannot read {}", args.state.display()))?;
@@ -253,7 +283,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::from(130));
             };
             eprintln!(
-                "generation {g:3} candidate {k:3}: mean score {f:10.0}, lines {lines:5.1}  ({:.0} s)",
+                "generation {g:3} candidate {k:3}: fitness {f:10.0}, lines {lines:5.1}  ({:.0} s)",
                 t0.elapsed().as_secs_f64()
             );
             let done = cem.record(k, f);
@@ -307,6 +337,34 @@ mod tests {
         );
         assert_eq!(fork_level(&w, &s(&["killscreen.burns", "burns"]), 18), None);
         assert_eq!(fork_level(&w, &s(&["killscreen.burns"]), 27), None);
+    }
+
+    #[test]
+    fn a_topout_before_the_cap_costs_the_topout_cost() {
+        let a = args(&["--level", "29", "--games", "1"]);
+        let mut game = a.game.start_game(0);
+        assert_eq!(game_fitness(&game, 1000.0), 0.0);
+        // No input at level 29: the pieces stack in the middle until the game is over.
+        for _ in 0..20_000 {
+            if game.game_over() {
+                break;
+            }
+            game.step(0);
+        }
+        assert!(game.game_over());
+        let score = game.score_uncapped as f64;
+        assert_eq!(game_fitness(&game, 1000.0), score - 1000.0);
+        assert_eq!(game_fitness(&game, 0.0), score);
+    }
+
+    #[test]
+    fn a_topout_cost_out_of_range_is_refused() {
+        for bad in ["-1", "2e9", "NaN"] {
+            let opt = format!("--topout-cost={bad}");
+            let a = args(&[&opt, "--games", "1"]);
+            let err = run(&a).unwrap_err().to_string();
+            assert!(err.contains("--topout-cost"), "{err}");
+        }
     }
 
     #[test]
