@@ -594,6 +594,10 @@ pub struct Evaluator {
     need_rows: bool,
     need_wells: bool,
     need_reach: bool,
+    /// `unreachable_columns` measures the vertical I's reach at the double killscreen's
+    /// gravity whenever the game has it on, even before level 39 (the `[double_killscreen]`
+    /// table from an earlier `from_level`: the stack is made ready for it).
+    double_killscreen_reach: bool,
     input: Option<crate::input::InputModel>,
     /// [`IReachPaths::empty`] per gravity ([`reach_key`]), made when first needed.
     reach_empty: Box<[OnceLock<IReachPaths>; REACH_KEYS]>,
@@ -647,9 +651,19 @@ impl Evaluator {
             need_rows,
             need_wells,
             need_reach,
+            double_killscreen_reach: false,
             input: None,
             reach_empty: empty_reach_cache(),
         }
+    }
+
+    /// Makes `unreachable_columns` measure the reach at the double killscreen's gravity in
+    /// every game with it on, whatever the level (see `double_killscreen_reach`). The player
+    /// sets it on the `[double_killscreen]` table's evaluator; from level 39 it changes
+    /// nothing.
+    pub fn with_double_killscreen_reach(mut self) -> Evaluator {
+        self.double_killscreen_reach = true;
+        self
     }
 
     /// Sets the tap speed that `unreachable_columns` measures with (without one, that
@@ -670,6 +684,7 @@ impl Evaluator {
             need_rows: true,
             need_wells: true,
             need_reach: true,
+            double_killscreen_reach: false,
             input: Some(crate::input::InputModel::default()),
             reach_empty: empty_reach_cache(),
         };
@@ -824,15 +839,20 @@ impl Evaluator {
         f[25] = danger;
         if let Some(input) = &self.input {
             if self.need_reach || w.w[28] != 0.0 {
-                let empty = self.reach_empty[reach_key(m.level, m.double_killscreen)]
-                    .get_or_init(|| IReachPaths::empty(m.level, input, m.double_killscreen));
+                let level = if self.double_killscreen_reach && m.double_killscreen {
+                    m.level.max(nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL)
+                } else {
+                    m.level
+                };
+                let empty = self.reach_empty[reach_key(level, m.double_killscreen)]
+                    .get_or_init(|| IReachPaths::empty(level, input, m.double_killscreen));
                 f[28] = (10
                     - crate::search::i_reach_cached(
                         board,
                         cols,
                         empty,
                         before,
-                        m.level,
+                        level,
                         input,
                         m.double_killscreen,
                     )
@@ -1079,6 +1099,45 @@ mod tests {
         let split = e.move_cost(&m) + e.cost(&board, &bare);
         assert!((split - e.cost(&board, &m)).abs() < 1e-9);
         assert!(e.move_cost(&m) != 0.0);
+    }
+
+    /// With `with_double_killscreen_reach` (the double-killscreen table from an earlier
+    /// `from_level`), `unreachable_columns` counts as at level 39 under the double killscreen
+    /// from any level; without the double killscreen, or without the setting, as at the level.
+    #[test]
+    fn the_double_killscreen_table_measures_reach_at_its_gravity() {
+        // Eight rows and a right-hand well: a vertical I reaches more columns at level 37 (one
+        // row a frame) than at
+        // two rows a frame.
+        let board = Board::from_rows_bottom(&[
+            "#########.",
+            "#########.",
+            "#########.",
+            "#########.",
+            "#########.",
+            "#########.",
+            "#########.",
+            "#########.",
+        ]);
+        let mut w = Weights::zero("reach");
+        w.w[idx("unreachable_columns")] = 1.0;
+        let at = |level: u8, dks: bool, prepare: bool| {
+            let mut e = Evaluator::new(w.clone()).with_input(crate::input::InputModel::default());
+            if prepare {
+                e = e.with_double_killscreen_reach();
+            }
+            let m = MoveSummary {
+                level,
+                double_killscreen: dks,
+                ..MoveSummary::default()
+            };
+            e.cost(&board, &m)
+        };
+        let at_39 = at(39, true, false);
+        assert!(at_39 > at(37, true, false), "{at_39}");
+        assert_eq!(at(37, true, true), at_39);
+        assert_eq!(at(39, true, true), at_39);
+        assert_eq!(at(37, false, true), at(37, false, false));
     }
 
     /// The cost, which leaves out features and terms with a zero weight, is exactly (the same

@@ -284,10 +284,19 @@ impl Ai {
     /// A player with these settings.
     pub fn new(cfg: AiConfig) -> Ai {
         Ai {
-            evals: cfg
-                .weights
-                .phases()
-                .map(|w| Evaluator::new(w.clone()).with_input(cfg.input.clone())),
+            evals: {
+                let phases = cfg.weights.phases();
+                std::array::from_fn(|i| {
+                    let e = Evaluator::new(phases[i].clone()).with_input(cfg.input.clone());
+                    // The double-killscreen table, from its `from_level`, readies the stack
+                    // for two rows a frame: its reach is measured at that gravity.
+                    if i == 3 {
+                        e.with_double_killscreen_reach()
+                    } else {
+                        e
+                    }
+                })
+            },
             eval_ks: 0,
             cfg,
             piece_id: None,
