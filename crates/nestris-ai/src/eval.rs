@@ -1107,8 +1107,7 @@ mod tests {
     #[test]
     fn the_double_killscreen_table_measures_reach_at_its_gravity() {
         // Eight rows and a right-hand well: a vertical I reaches more columns at level 37 (one
-        // row a frame) than at
-        // two rows a frame.
+        // row a frame) than at two rows a frame.
         let board = Board::from_rows_bottom(&[
             "#########.",
             "#########.",
