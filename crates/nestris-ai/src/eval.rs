@@ -121,6 +121,11 @@ pub struct Weights {
     /// For an override table: the level from which it is used (29 for `[killscreen]`, 39 by
     /// default for `[double_killscreen]`, where an earlier level prepares the stack for it).
     pub from_level: u8,
+    /// For the `[double_killscreen]` table (`ready_from`): the level from which, before the
+    /// table's own `from_level`, the killscreen weights measure the vertical I's reach
+    /// (`unreachable_columns`) at two rows a frame, so the stack is made ready for the double
+    /// killscreen while the killscreen table still plays.
+    pub ready_from: Option<u8>,
 }
 
 /// A weights file or preset name that cannot be used.
@@ -193,6 +198,7 @@ impl Weights {
             before_19: None,
             double_killscreen: None,
             from_level: 0,
+            ready_from: None,
         }
     }
 
@@ -292,16 +298,17 @@ impl Weights {
             d.name = format!("{name} (double killscreen)");
             d.from_level = nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL;
             for (k, v) in t {
+                let level = |key: &str| match v {
+                    toml::Value::Integer(i) if (19..=255).contains(i) => Ok(*i as u8),
+                    other => Err(WeightsError::NotANumber {
+                        name: format!("double_killscreen.{key}"),
+                        found: format!("{other} (expected a level 19..=255)"),
+                    }),
+                };
                 if k == "from_level" {
-                    d.from_level = match v {
-                        toml::Value::Integer(i) if (19..=255).contains(i) => *i as u8,
-                        other => {
-                            return Err(WeightsError::NotANumber {
-                                name: "double_killscreen.from_level".into(),
-                                found: format!("{other} (expected a level 19..=255)"),
-                            })
-                        }
-                    };
+                    d.from_level = level(k)?;
+                } else if k == "ready_from" {
+                    d.ready_from = Some(level(k)?);
                 } else {
                     d.set_pair(k, v)?;
                 }
@@ -531,7 +538,10 @@ impl Weights {
             b.write_overrides(&mut out, "[before_19]\n", self);
         }
         if let Some(d) = &self.double_killscreen {
-            let header = format!("[double_killscreen]\nfrom_level = {}\n", d.from_level);
+            let mut header = format!("[double_killscreen]\nfrom_level = {}\n", d.from_level);
+            if let Some(r) = d.ready_from {
+                header.push_str(&format!("ready_from = {r}\n"));
+            }
             d.write_overrides(&mut out, &header, self.at_level(29));
         }
         out
@@ -594,10 +604,11 @@ pub struct Evaluator {
     need_rows: bool,
     need_wells: bool,
     need_reach: bool,
-    /// `unreachable_columns` measures the vertical I's reach at the double killscreen's
-    /// gravity whenever the game has it on, even before level 39 (the `[double_killscreen]`
-    /// table from an earlier `from_level`: the stack is made ready for it).
-    double_killscreen_reach: bool,
+    /// From this level, in games with the double killscreen on, `unreachable_columns`
+    /// measures the vertical I's reach at its gravity, even before level 39 (the
+    /// `[double_killscreen]` table from an earlier `from_level`, or the killscreen table
+    /// from the `ready_from` level: the stack is made ready for it).
+    double_killscreen_reach_from: Option<u8>,
     input: Option<crate::input::InputModel>,
     /// [`IReachPaths::empty`] per gravity ([`reach_key`]), made when first needed.
     reach_empty: Box<[OnceLock<IReachPaths>; REACH_KEYS]>,
@@ -651,18 +662,18 @@ impl Evaluator {
             need_rows,
             need_wells,
             need_reach,
-            double_killscreen_reach: false,
+            double_killscreen_reach_from: None,
             input: None,
             reach_empty: empty_reach_cache(),
         }
     }
 
-    /// Makes `unreachable_columns` measure the reach at the double killscreen's gravity in
-    /// every game with it on, whatever the level (see `double_killscreen_reach`). The player
-    /// sets it on the `[double_killscreen]` table's evaluator; from level 39 it changes
-    /// nothing.
-    pub fn with_double_killscreen_reach(mut self) -> Evaluator {
-        self.double_killscreen_reach = true;
+    /// Makes `unreachable_columns` measure the reach at the double killscreen's gravity from
+    /// level `from` in every game with it on (see `double_killscreen_reach_from`). The player
+    /// sets it on the `[double_killscreen]` table's evaluator (from any level) and, with
+    /// `ready_from`, on the killscreen table's; from level 39 it changes nothing.
+    pub fn with_double_killscreen_reach(mut self, from: u8) -> Evaluator {
+        self.double_killscreen_reach_from = Some(from);
         self
     }
 
@@ -684,7 +695,7 @@ impl Evaluator {
             need_rows: true,
             need_wells: true,
             need_reach: true,
-            double_killscreen_reach: false,
+            double_killscreen_reach_from: None,
             input: Some(crate::input::InputModel::default()),
             reach_empty: empty_reach_cache(),
         };
@@ -839,10 +850,11 @@ impl Evaluator {
         f[25] = danger;
         if let Some(input) = &self.input {
             if self.need_reach || w.w[28] != 0.0 {
-                let level = if self.double_killscreen_reach && m.double_killscreen {
-                    m.level.max(nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL)
-                } else {
-                    m.level
+                let level = match self.double_killscreen_reach_from {
+                    Some(from) if m.double_killscreen && m.level >= from => {
+                        m.level.max(nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL)
+                    }
+                    _ => m.level,
                 };
                 let empty = self.reach_empty[reach_key(level, m.double_killscreen)]
                     .get_or_init(|| IReachPaths::empty(level, input, m.double_killscreen));
@@ -1120,10 +1132,10 @@ mod tests {
         ]);
         let mut w = Weights::zero("reach");
         w.w[idx("unreachable_columns")] = 1.0;
-        let at = |level: u8, dks: bool, prepare: bool| {
+        let at = |level: u8, dks: bool, from: Option<u8>| {
             let mut e = Evaluator::new(w.clone()).with_input(crate::input::InputModel::default());
-            if prepare {
-                e = e.with_double_killscreen_reach();
+            if let Some(from) = from {
+                e = e.with_double_killscreen_reach(from);
             }
             let m = MoveSummary {
                 level,
@@ -1132,11 +1144,31 @@ mod tests {
             };
             e.cost(&board, &m)
         };
-        let at_39 = at(39, true, false);
-        assert!(at_39 > at(37, true, false), "{at_39}");
-        assert_eq!(at(37, true, true), at_39);
-        assert_eq!(at(39, true, true), at_39);
-        assert_eq!(at(37, false, true), at(37, false, false));
+        let at_39 = at(39, true, None);
+        assert!(at_39 > at(37, true, None), "{at_39}");
+        assert_eq!(at(37, true, Some(0)), at_39);
+        assert_eq!(at(39, true, Some(0)), at_39);
+        assert_eq!(at(37, false, Some(0)), at(37, false, None));
+        // From a level: before it, the level's own reach.
+        assert_eq!(at(37, true, Some(38)), at(37, true, None));
+        assert_eq!(at(38, true, Some(38)), at_39);
+    }
+
+    /// `ready_from` in `[double_killscreen]`: read, written back, checked.
+    #[test]
+    fn ready_from_round_trips_and_is_checked() {
+        let w = Weights::from_toml(
+            "[weights]\nholes = 1\n[double_killscreen]\nfrom_level = 39\nready_from = 37\n",
+        )
+        .unwrap();
+        assert_eq!(w.double_killscreen.as_ref().unwrap().ready_from, Some(37));
+        let back = Weights::from_toml(&w.to_toml()).unwrap();
+        assert_eq!(back, w);
+        for bad in ["3", "300", "\"x\"", "37.5"] {
+            let text = format!("[weights]\nholes = 1\n[double_killscreen]\nready_from = {bad}\n");
+            let err = Weights::from_toml(&text).unwrap_err().to_string();
+            assert!(err.contains("double_killscreen.ready_from"), "{err}");
+        }
     }
 
     /// The cost, which leaves out features and terms with a zero weight, is exactly (the same

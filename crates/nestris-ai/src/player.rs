@@ -286,14 +286,20 @@ impl Ai {
         Ai {
             evals: {
                 let phases = cfg.weights.phases();
+                let ready_from = cfg
+                    .weights
+                    .double_killscreen
+                    .as_ref()
+                    .and_then(|d| d.ready_from);
                 std::array::from_fn(|i| {
                     let e = Evaluator::new(phases[i].clone()).with_input(cfg.input.clone());
-                    // The double-killscreen table, from its `from_level`, readies the stack
-                    // for two rows a frame: its reach is measured at that gravity.
-                    if i == 3 {
-                        e.with_double_killscreen_reach()
-                    } else {
-                        e
+                    // The double-killscreen table, from its `from_level`, and the killscreen
+                    // table from `ready_from` ready the stack for two rows a frame: their
+                    // reach is measured at that gravity.
+                    match (i, ready_from) {
+                        (3, _) => e.with_double_killscreen_reach(0),
+                        (1, Some(from)) => e.with_double_killscreen_reach(from),
+                        _ => e,
                     }
                 })
             },
