@@ -1154,6 +1154,30 @@ mod tests {
         assert_eq!(at(38, true, Some(38)), at_39);
     }
 
+    /// Every weights file shipped in `weights/` is one the AI can play with, and reads back
+    /// the same after writing.
+    #[test]
+    fn every_shipped_weights_file_reads() {
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/weights"));
+        let mut n = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let w =
+                    Weights::from_toml(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                assert_eq!(
+                    Weights::from_toml(&w.to_toml()).unwrap(),
+                    w,
+                    "{}",
+                    path.display()
+                );
+                n += 1;
+            }
+        }
+        assert!(n >= 5, "{n} weights files");
+    }
+
     /// `ready_from` in `[double_killscreen]`: read, written back, checked.
     #[test]
     fn ready_from_round_trips_and_is_checked() {
