@@ -316,25 +316,12 @@ impl Weights {
             w.double_killscreen = Some(Box::new(d));
         }
         if let Some(toml::Value::Table(t)) = value.get("b_type") {
-            let mut b = w.clone();
-            b.killscreen = None;
-            b.double_killscreen = None;
-            b.name = format!("{name} (B-type)");
-            for (k, v) in t {
-                b.set_pair(k, v)?;
-            }
-            w.b_type = Some(Box::new(b));
+            let b = w.override_table(format!("{name} (B-type)"), w.from_level, t)?;
+            w.b_type = Some(b);
         }
         if let Some(toml::Value::Table(t)) = value.get("before_19") {
-            let mut b = w.clone();
-            b.killscreen = None;
-            b.double_killscreen = None;
-            b.b_type = None;
-            b.name = format!("{name} (before level 19)");
-            for (k, v) in t {
-                b.set_pair(k, v)?;
-            }
-            w.before_19 = Some(Box::new(b));
+            let b = w.override_table(format!("{name} (before level 19)"), w.from_level, t)?;
+            w.before_19 = Some(b);
         }
         w.check_playable(&value)?;
         Ok(w)
@@ -515,6 +502,34 @@ impl Weights {
                 out.push_str(&format!("{} = {:?}\n", FEATURES[i].0, v));
             }
         }
+    }
+
+    /// A new override table: a copy of these weights without their own tables, named
+    /// `name`, in force from `from_level`.
+    pub fn table_from(&self, name: String, from_level: u8) -> Box<Weights> {
+        Box::new(Weights {
+            killscreen: None,
+            b_type: None,
+            before_19: None,
+            double_killscreen: None,
+            name,
+            from_level,
+            ..self.clone()
+        })
+    }
+
+    /// [`Weights::table_from`] with the pairs of a file's table set on it.
+    fn override_table(
+        &self,
+        name: String,
+        from_level: u8,
+        pairs: &toml::map::Map<String, toml::Value>,
+    ) -> Result<Box<Weights>, WeightsError> {
+        let mut t = self.table_from(name, from_level);
+        for (k, v) in pairs {
+            t.set_pair(k, v)?;
+        }
+        Ok(t)
     }
 
     /// Writes the weights as TOML, readable by [`Weights::from_toml`].

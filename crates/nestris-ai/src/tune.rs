@@ -108,34 +108,19 @@ fn get(w: &Weights, slot: &str) -> Option<f64> {
         .map(|i| w.w[i])
 }
 
-/// A new override table: a copy of `from`'s own weights (without its tables), named `name`,
-/// in force from `from_level`.
-fn table_from(from: &Weights, name: String, from_level: u8) -> Box<Weights> {
-    Box::new(Weights {
-        killscreen: None,
-        b_type: None,
-        before_19: None,
-        double_killscreen: None,
-        name,
-        from_level,
-        ..from.clone()
-    })
-}
-
 fn set(w: &mut Weights, slot: &str, v: f64) {
     let (table, name) = split(slot);
     let target = match table {
         Table::Base => w,
         Table::Killscreen => {
             if w.killscreen.is_none() {
-                w.killscreen = Some(table_from(w, format!("{} (killscreen)", w.name), 29));
+                w.killscreen = Some(w.table_from(format!("{} (killscreen)", w.name), 29));
             }
             w.killscreen.as_mut().expect("set above")
         }
         Table::DoubleKillscreen => {
             if w.double_killscreen.is_none() {
-                w.double_killscreen = Some(table_from(
-                    w.at_level(29),
+                w.double_killscreen = Some(w.at_level(29).table_from(
                     format!("{} (double killscreen)", w.name),
                     nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL,
                 ));
@@ -145,11 +130,8 @@ fn set(w: &mut Weights, slot: &str, v: f64) {
         Table::Before19 => {
             if w.before_19.is_none() {
                 let from_level = w.from_level;
-                w.before_19 = Some(table_from(
-                    w,
-                    format!("{} (before level 19)", w.name),
-                    from_level,
-                ));
+                w.before_19 =
+                    Some(w.table_from(format!("{} (before level 19)", w.name), from_level));
             }
             w.before_19.as_mut().expect("set above")
         }
