@@ -62,11 +62,11 @@ pub const FEATURES: [(&str, &str); 29] = [
     ),
     (
         "bumpiness_sq",
-        "sum of squared neighbour height differences, well column excluded",
+        "sum of squared neighbour height differences, the well column's sides excluded",
     ),
     (
         "well_depth",
-        "rows the well column (the rightmost) is below its neighbour, at most 4",
+        "rows the well column (well_column; the rightmost by default) is below its lower neighbour, at most 4",
     ),
     ("well_blocks", "filled cells in the well column"),
     ("burns", "lines cleared by singles, doubles and triples"),
@@ -91,10 +91,17 @@ pub const FEATURES: [(&str, &str); 29] = [
 ];
 
 /// Tunable numbers that are not feature weights.
-pub const PARAMS: [(&str, &str); 1] = [(
-    "danger_height",
-    "column height from which the danger feature counts (default 12)",
-)];
+pub const PARAMS: [(&str, &str); 2] = [
+    (
+        "danger_height",
+        "column height from which the danger feature counts (default 12)",
+    ),
+    (
+        "well_column",
+        "the well's column, 0-9 from the left (default 9, the rightmost), for well_depth, \
+         well_blocks and bumpiness_sq",
+    ),
+];
 
 /// Weights: one per feature in [`FEATURES`] order, plus parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -105,6 +112,10 @@ pub struct Weights {
     pub w: [f64; FEATURES.len()],
     /// Height from which `danger` counts.
     pub danger_height: f64,
+    /// The well's column (0 is the leftmost; 9 by default): `well_depth`, `well_blocks` and
+    /// `bumpiness_sq` measure the board around it. Under the double killscreen, the vertical
+    /// I reaches a middle column on boards where it no longer reaches the edges.
+    pub well_column: u8,
     /// Weights used from level 29 on (the killscreen: one row a frame), if different.
     pub killscreen: Option<Box<Weights>>,
     /// Weights used in B-type games (clear 25 lines over garbage: survival, not points), if
@@ -193,6 +204,7 @@ impl Weights {
             name: name.to_string(),
             w: [0.0; FEATURES.len()],
             danger_height: 12.0,
+            well_column: 9,
             killscreen: None,
             b_type: None,
             before_19: None,
@@ -269,11 +281,13 @@ impl Weights {
                         });
                     }
                 }
-                _ if k == "danger_height" || top_level_pairs => w.set_pair(k, v)?,
+                _ if k == "danger_height" || k == "well_column" || top_level_pairs => {
+                    w.set_pair(k, v)?
+                }
                 _ => {
                     return Err(WeightsError::UnknownFeature {
                         name: k.clone(),
-                        valid: "name, danger_height, [weights], [killscreen], [b_type], [before_19], [double_killscreen]".into(),
+                        valid: "name, danger_height, well_column, [weights], [killscreen], [b_type], [before_19], [double_killscreen]".into(),
                     })
                 }
             }
@@ -366,7 +380,10 @@ impl Weights {
             if w.w.iter().all(|&x| x == 0.0) {
                 let why = if file.is_empty() {
                     "the file is empty: it gives no weights".to_string()
-                } else if file.keys().all(|k| k == "name" || k == "danger_height") {
+                } else if file
+                    .keys()
+                    .all(|k| k == "name" || k == "danger_height" || k == "well_column")
+                {
                     "the file gives no weights (only a name)".to_string()
                 } else if table == "[weights]" {
                     format!(
@@ -419,6 +436,18 @@ impl Weights {
     }
 
     fn set_pair(&mut self, k: &str, v: &toml::Value) -> Result<(), WeightsError> {
+        if k == "well_column" {
+            self.well_column = match v {
+                toml::Value::Integer(i) if (0..=9).contains(i) => *i as u8,
+                other => {
+                    return Err(WeightsError::NotANumber {
+                        name: k.to_string(),
+                        found: format!("{other} (expected a column 0..=9)"),
+                    })
+                }
+            };
+            return Ok(());
+        }
         let num = match v {
             toml::Value::Float(f) if f.is_finite() => *f,
             toml::Value::Integer(i) => *i as f64,
@@ -497,6 +526,9 @@ impl Weights {
         if self.danger_height != base.danger_height {
             out.push_str(&format!("danger_height = {:?}\n", self.danger_height));
         }
+        if self.well_column != base.well_column {
+            out.push_str(&format!("well_column = {}\n", self.well_column));
+        }
         for (i, v) in self.w.iter().enumerate() {
             if *v != base.w[i] {
                 out.push_str(&format!("{} = {:?}\n", FEATURES[i].0, v));
@@ -535,9 +567,13 @@ impl Weights {
     /// Writes the weights as TOML, readable by [`Weights::from_toml`].
     pub fn to_toml(&self) -> String {
         let mut out = format!(
-            "name = {:?}\ndanger_height = {:?}\n\n[weights]\n",
+            "name = {:?}\ndanger_height = {:?}\n",
             self.name, self.danger_height
         );
+        if self.well_column != Weights::zero("").well_column {
+            out.push_str(&format!("well_column = {}\n", self.well_column));
+        }
+        out.push_str("\n[weights]\n");
         for (i, v) in self.w.iter().enumerate() {
             if *v != 0.0 {
                 out.push_str(&format!("{} = {:?}\n", FEATURES[i].0, v));
@@ -845,16 +881,23 @@ impl Evaluator {
         f[13] = (maxh - minh) as f64;
         let mut bump = 0u32;
         let mut bump_sq = 0u32;
+        let well = w.well_column as usize;
         for x in 0..9 {
             let d = h[x].abs_diff(h[x + 1]);
             bump += d;
-            if x < 8 {
+            if x != well && x + 1 != well {
                 bump_sq += d * d;
             }
         }
         f[16] = bump as f64;
         f[19] = bump_sq as f64;
-        f[20] = (h[8].saturating_sub(h[9])).min(4) as f64;
+        // The well's lower neighbour (a wall counts as the other one's height).
+        let side = match well {
+            0 => h[1],
+            9 => h[8],
+            x => h[x - 1].min(h[x + 1]),
+        };
+        f[20] = (side.saturating_sub(h[well])).min(4) as f64;
         let mut danger = 0.0;
         for &hx in &h {
             let over = hx as f64 - w.danger_height;
@@ -886,7 +929,7 @@ impl Evaluator {
                     .count_ones()) as f64;
             }
         }
-        f[21] = cols[9].count_ones() as f64;
+        f[21] = cols[well].count_ones() as f64;
         if self.need_columns {
             let mask = (1u32 << ROWS) - 1;
             let (mut col_holes, mut holes, mut weighted_holes) = (0u32, 0u32, 0u32);
@@ -1019,6 +1062,63 @@ mod tests {
         assert!(d.killscreen.is_some());
         let m = Weights::from_toml(MEATFIGHTER_TOML).unwrap();
         assert_eq!(m.w, Weights::meatfighter_2014().w);
+    }
+
+    #[test]
+    fn well_column_moves_the_well_features() {
+        // Column 4 is empty, four rows below both sides; column 9 is level with column 8.
+        let b = board![
+            "#.........",
+            "####.#####",
+            "####.#####",
+            "####.#####",
+            "####.#####",
+        ];
+        let at = |column: u8| {
+            let w = Weights::from_toml(&format!(
+                "[weights]\nholes = 1\n[double_killscreen]\nwell_column = {column}\n"
+            ))
+            .unwrap();
+            let d = w.at(39, true);
+            assert_eq!(d.well_column, column);
+            assert_eq!(w.well_column, 9, "the other tables keep the rightmost well");
+            let f = Evaluator::new(d.clone()).features_after(
+                &b,
+                &b.columns(),
+                &MoveSummary::default(),
+                None,
+            );
+            (
+                f[idx("well_depth")],
+                f[idx("well_blocks")],
+                f[idx("bumpiness_sq")],
+            )
+        };
+        // The 4-row steps beside column 4 are left out of bumpiness_sq (column 0's 1-row
+        // step is in); with the rightmost well they count, 16 each.
+        assert_eq!(at(4), (4.0, 0.0, 1.0));
+        assert_eq!(at(9), (0.0, 4.0, 33.0));
+        // A wall-side well at the left: its one neighbour, lower than it.
+        assert_eq!(at(0), (0.0, 5.0, 32.0));
+        // Round trip, at the top level and in a table.
+        let w = Weights::from_toml("well_column = 3\n[weights]\nholes = 1\n").unwrap();
+        assert_eq!(w.well_column, 3);
+        let back = Weights::from_toml(&w.to_toml()).unwrap();
+        assert_eq!(back.well_column, 3);
+        let w =
+            Weights::from_toml("[weights]\nholes = 1\n[killscreen]\nwell_column = 5\n").unwrap();
+        let back = Weights::from_toml(&w.to_toml()).unwrap();
+        assert_eq!((back.at(29, false).well_column, back.well_column), (5, 9));
+        // Not a column: named, with what was expected.
+        for bad in ["10", "-1", "4.5", "\"left\""] {
+            let e = Weights::from_toml(&format!("[weights]\nholes = 1\nwell_column = {bad}\n"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("well_column") && e.contains("0..=9"),
+                "{bad}: {e}"
+            );
+        }
     }
 
     #[test]
