@@ -137,6 +137,10 @@ pub struct Weights {
     /// (`unreachable_columns`) at two rows a frame, so the stack is made ready for the double
     /// killscreen while the killscreen table still plays.
     pub ready_from: Option<u8>,
+    /// For the `[before_19]` table (`until_lines`): the line count from which it gives way
+    /// to the base weights before level 19, so that the stack meets level 19's speed as
+    /// those weights keep it (the field's format reaches level 19 at 130 lines).
+    pub until_lines: Option<u16>,
 }
 
 /// A weights file or preset name that cannot be used.
@@ -187,6 +191,9 @@ pub const MAX_WEIGHT: f64 = 1e12;
 /// Weights of magnitude above this are accepted with a warning.
 pub const SUSPICIOUS_WEIGHT: f64 = 1e6;
 
+/// The largest `[before_19] until_lines`: the game's line counter shows three digits.
+pub const MAX_UNTIL_LINES: u16 = 999;
+
 /// Built-in presets.
 pub const PRESETS: [&str; 2] = ["default", "meatfighter-2014"];
 
@@ -211,6 +218,7 @@ impl Weights {
             double_killscreen: None,
             from_level: 0,
             ready_from: None,
+            until_lines: None,
         }
     }
 
@@ -334,7 +342,22 @@ impl Weights {
             w.b_type = Some(b);
         }
         if let Some(toml::Value::Table(t)) = value.get("before_19") {
-            let b = w.override_table(format!("{name} (before level 19)"), w.from_level, t)?;
+            let mut pairs = t.clone();
+            let until = match pairs.remove("until_lines") {
+                None => None,
+                Some(toml::Value::Integer(i)) if (1..=MAX_UNTIL_LINES as i64).contains(&i) => {
+                    Some(i as u16)
+                }
+                Some(other) => {
+                    return Err(WeightsError::NotANumber {
+                        name: "before_19.until_lines".into(),
+                        found: format!("{other} (expected a line count 1..={MAX_UNTIL_LINES})"),
+                    })
+                }
+            };
+            let mut b =
+                w.override_table(format!("{name} (before level 19)"), w.from_level, &pairs)?;
+            b.until_lines = until;
             w.before_19 = Some(b);
         }
         w.check_playable(&value)?;
@@ -497,21 +520,23 @@ impl Weights {
         ]
     }
 
-    /// Which of [`Weights::phases`] is in force at `level`, in a B-type game or not, with the
-    /// double killscreen (a departure) on or off.
-    pub fn phase(&self, level: u8, double_killscreen: bool, b_type: bool) -> usize {
+    /// Which of [`Weights::phases`] is in force at `level` with `lines` cleared (the line
+    /// count, not the game's BCD counter), in a B-type game or not, with the double killscreen
+    /// (a departure) on or off.
+    pub fn phase(&self, level: u8, lines: u32, double_killscreen: bool, b_type: bool) -> usize {
+        let before_19 = |b: &Weights| b.until_lines.is_none_or(|u| lines < u32::from(u));
         match &self.double_killscreen {
             _ if b_type => 2,
             Some(d) if double_killscreen && level >= d.from_level => 3,
-            _ if level < 19 && self.before_19.is_some() => 4,
+            _ if level < 19 && self.before_19.as_deref().is_some_and(before_19) => 4,
             _ => usize::from(level >= 29),
         }
     }
 
-    /// The weights in force at `level` of an A-type game, with the double killscreen (a
-    /// departure) on or off.
+    /// The weights in force at `level` of an A-type game with no lines cleared, with the
+    /// double killscreen (a departure) on or off.
     pub fn at(&self, level: u8, double_killscreen: bool) -> &Weights {
-        self.phases()[self.phase(level, double_killscreen, false)]
+        self.phases()[self.phase(level, 0, double_killscreen, false)]
     }
 
     /// The weights in force in a B-type game.
@@ -586,7 +611,11 @@ impl Weights {
             b.write_overrides(&mut out, "[b_type]\n", self);
         }
         if let Some(b) = &self.before_19 {
-            b.write_overrides(&mut out, "[before_19]\n", self);
+            let mut header = "[before_19]\n".to_string();
+            if let Some(u) = b.until_lines {
+                header.push_str(&format!("until_lines = {u}\n"));
+            }
+            b.write_overrides(&mut out, &header, self);
         }
         if let Some(d) = &self.double_killscreen {
             let mut header = format!("[double_killscreen]\nfrom_level = {}\n", d.from_level);
@@ -1116,6 +1145,39 @@ mod tests {
                 .to_string();
             assert!(
                 e.contains("well_column") && e.contains("0..=9"),
+                "{bad}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn before_19_gives_way_at_until_lines() {
+        let w = Weights::from_toml(
+            "[weights]\nburns = 40\n[before_19]\nuntil_lines = 120\nburns = 70\n",
+        )
+        .unwrap();
+        let burns = |level, lines| w.phases()[w.phase(level, lines, true, false)].get("burns");
+        assert_eq!(burns(18, 0), 70.0);
+        assert_eq!(burns(18, 119), 70.0);
+        assert_eq!(burns(18, 120), 40.0);
+        assert_eq!(burns(19, 0), 40.0);
+        let back = Weights::from_toml(&w.to_toml()).unwrap();
+        assert_eq!(back.before_19.as_ref().unwrap().until_lines, Some(120));
+        assert_eq!(back.phases(), w.phases());
+        // Without the key, the table holds to level 19 whatever the line count.
+        let w = Weights::from_toml("[weights]\nburns = 40\n[before_19]\nburns = 70\n").unwrap();
+        assert_eq!(
+            w.phases()[w.phase(18, 900, false, false)].get("burns"),
+            70.0
+        );
+        for bad in ["0", "1000", "12.5", "\"x\""] {
+            let e = Weights::from_toml(&format!(
+                "[weights]\nburns = 40\n[before_19]\nuntil_lines = {bad}\n"
+            ))
+            .unwrap_err()
+            .to_string();
+            assert!(
+                e.contains("before_19.until_lines") && e.contains("1..=999"),
                 "{bad}: {e}"
             );
         }

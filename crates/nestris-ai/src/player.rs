@@ -440,10 +440,12 @@ impl Ai {
         let level = game.level;
         self.double_killscreen = game.double_killscreen();
         self.b_type = game.game_type == nestris_engine::GameType::B;
-        self.eval_ks = self
-            .cfg
-            .weights
-            .phase(level, self.double_killscreen, self.b_type);
+        self.eval_ks = self.cfg.weights.phase(
+            level,
+            game.lines_value(),
+            self.double_killscreen,
+            self.b_type,
+        );
         // One-piece costs, to keep the best `beam` locks for the two-piece look.
         let now = After {
             board,
@@ -1078,7 +1080,7 @@ mod tests {
             board.clear_lines();
             let level = [29, 39][n as usize % 2];
             ai.double_killscreen = n % 4 < 2;
-            ai.eval_ks = ai.cfg.weights.phase(level, ai.double_killscreen, false);
+            ai.eval_ks = ai.cfg.weights.phase(level, 0, ai.double_killscreen, false);
             let a = After {
                 board,
                 m: MoveSummary::default(),
