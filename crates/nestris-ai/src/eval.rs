@@ -165,6 +165,16 @@ pub enum WeightsError {
         /// What was there.
         found: String,
     },
+    /// A setting (a level, column or line count) that is not a whole number in its range.
+    #[error("{name} = {found}: expected {expected}")]
+    BadSetting {
+        /// The key (with its table, e.g. `double_killscreen.from_level`).
+        name: String,
+        /// What was there.
+        found: String,
+        /// What it must be.
+        expected: String,
+    },
     /// An unknown preset.
     #[error("unknown AI preset {0:?} (valid: {presets})", presets = PRESETS.join(", "))]
     UnknownPreset(String),
@@ -322,9 +332,10 @@ impl Weights {
             for (k, v) in t {
                 let level = |key: &str| match v {
                     toml::Value::Integer(i) if (19..=255).contains(i) => Ok(*i as u8),
-                    other => Err(WeightsError::NotANumber {
+                    other => Err(WeightsError::BadSetting {
                         name: format!("double_killscreen.{key}"),
-                        found: format!("{other} (expected a level 19..=255)"),
+                        found: other.to_string(),
+                        expected: "a level 19..=255".into(),
                     }),
                 };
                 if k == "from_level" {
@@ -349,9 +360,10 @@ impl Weights {
                     Some(i as u16)
                 }
                 Some(other) => {
-                    return Err(WeightsError::NotANumber {
+                    return Err(WeightsError::BadSetting {
                         name: "before_19.until_lines".into(),
-                        found: format!("{other} (expected a line count 1..={MAX_UNTIL_LINES})"),
+                        found: other.to_string(),
+                        expected: format!("a line count 1..={MAX_UNTIL_LINES}"),
                     })
                 }
             };
@@ -463,9 +475,10 @@ impl Weights {
             self.well_column = match v {
                 toml::Value::Integer(i) if (0..=9).contains(i) => *i as u8,
                 other => {
-                    return Err(WeightsError::NotANumber {
+                    return Err(WeightsError::BadSetting {
                         name: k.to_string(),
-                        found: format!("{other} (expected a column 0..=9)"),
+                        found: other.to_string(),
+                        expected: "a column 0..=9".into(),
                     })
                 }
             };
