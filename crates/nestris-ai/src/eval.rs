@@ -1152,14 +1152,20 @@ mod tests {
         let back = Weights::from_toml(&w.to_toml()).unwrap();
         assert_eq!((back.at(29, false).well_column, back.well_column), (5, 9));
         // Not a column: named, with what was expected.
-        for bad in ["10", "-1", "4.5", "\"left\""] {
-            let e = Weights::from_toml(&format!("[weights]\nholes = 1\nwell_column = {bad}\n"))
+        assert_refused(
+            "[weights]\nholes = 1\nwell_column = {}\n",
+            &["10", "-1", "4.5", "\"left\""],
+            &["well_column = ", "expected a column 0..=9"],
+        );
+    }
+
+    /// Each of `bad` put in `file` (at its `{}`) is refused with an error naming `needles`.
+    fn assert_refused(file: &str, bad: &[&str], needles: &[&str]) {
+        for b in bad {
+            let e = Weights::from_toml(&file.replace("{}", b))
                 .unwrap_err()
                 .to_string();
-            assert!(
-                e.contains("well_column") && e.contains("0..=9"),
-                "{bad}: {e}"
-            );
+            assert!(needles.iter().all(|n| e.contains(n)), "{b}: {e}");
         }
     }
 
@@ -1183,17 +1189,11 @@ mod tests {
             w.phases()[w.phase(18, 900, false, false)].get("burns"),
             70.0
         );
-        for bad in ["0", "1000", "12.5", "\"x\""] {
-            let e = Weights::from_toml(&format!(
-                "[weights]\nburns = 40\n[before_19]\nuntil_lines = {bad}\n"
-            ))
-            .unwrap_err()
-            .to_string();
-            assert!(
-                e.contains("before_19.until_lines") && e.contains("1..=999"),
-                "{bad}: {e}"
-            );
-        }
+        assert_refused(
+            "[weights]\nburns = 40\n[before_19]\nuntil_lines = {}\n",
+            &["0", "1000", "12.5", "\"x\""],
+            &["before_19.until_lines = ", "expected a line count 1..=999"],
+        );
     }
 
     #[test]
@@ -1229,7 +1229,16 @@ mod tests {
         assert_eq!(back.at(18, false).w, w.at(18, false).w);
         assert_eq!(back.at(18, false).danger_height, 14.0);
         assert_eq!(back.phases(), w.phases());
-        assert!(Weights::from_toml("[double_killscreen]\nfrom_level = 3").is_err());
+        for key in ["from_level", "ready_from"] {
+            assert_refused(
+                &format!("[weights]\nholes = 1\n[double_killscreen]\n{key} = {{}}\n"),
+                &["3", "256", "39.5"],
+                &[
+                    &format!("double_killscreen.{key} = "),
+                    "expected a level 19..=255",
+                ],
+            );
+        }
         // Files the AI cannot play with are refused, with the reason.
         for (text, why) in [
             ("", "empty"),
