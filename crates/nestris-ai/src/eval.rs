@@ -778,8 +778,9 @@ impl Evaluator {
         self
     }
 
-    /// All feature values of a board (every feature computed, for display and tests).
-    pub fn features(board: &Board, m: &MoveSummary, danger_height: f64) -> [f64; FEATURES.len()] {
+    /// All feature values of a board (every feature computed, for display and tests), with
+    /// the danger height and well column of `params` (its weights are not used).
+    pub fn features(board: &Board, m: &MoveSummary, params: &Weights) -> [f64; FEATURES.len()] {
         let all = Evaluator {
             weights: Weights::zero("all"),
             need_columns: true,
@@ -793,7 +794,8 @@ impl Evaluator {
             reach_empty: empty_reach_cache(),
         };
         let mut w = all.weights.clone();
-        w.danger_height = danger_height;
+        w.danger_height = params.danger_height;
+        w.well_column = params.well_column;
         all.compute(board, &board.columns(), m, &w, None)
     }
 
@@ -1070,7 +1072,8 @@ mod tests {
     use crate::board;
 
     fn feat(b: &Board, name: &str) -> f64 {
-        Evaluator::features(b, &MoveSummary::default(), 12.0)[idx(name)]
+        // Danger height 12, the rightmost well.
+        Evaluator::features(b, &MoveSummary::default(), &Weights::zero("params"))[idx(name)]
     }
 
     #[test]
@@ -1424,7 +1427,7 @@ mod tests {
             m.add(0, n % 5, n % 17, m.level);
             for w in presets.iter().flat_map(|p| p.phases()) {
                 let e = Evaluator::new(w.clone()).with_input(crate::input::InputModel::default());
-                let f = Evaluator::features(&b, &m, w.danger_height);
+                let f = Evaluator::features(&b, &m, w);
                 let mut reference = 0.0;
                 for (fi, wi) in f.iter().zip(&w.w) {
                     reference += fi * wi;
