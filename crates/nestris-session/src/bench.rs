@@ -221,7 +221,7 @@ pub struct ReportSetup {
     pub seed: u64,
     /// The AI's search widths: deep locks, deep next, blind locks, blind next.
     pub widths: [usize; 4],
-    /// The AI's playouts for blind decisions, e.g. `8 locks x 8 x 6 pieces from level 29`,
+    /// The AI's playouts for blind decisions, e.g. `8 locks x 16 x 6 pieces from level 29`,
     /// or `off`.
     pub playouts: String,
     /// The position file (or engine snapshot) the games start from, if any.

@@ -348,7 +348,7 @@ impl AiOptions {
         Ok(cfg)
     }
 
-    /// The playouts for reports: `8 locks x 8 x 6 pieces from level 29`, or `off`.
+    /// The playouts for reports: `8 locks x 16 x 6 pieces from level 29`, or `off`.
     pub fn playouts_label(&self) -> String {
         if self.rollout_locks == 0 || self.rollouts == 0 {
             "off".into()
