@@ -41,7 +41,7 @@
 //!   evaluator skipped work; the same games), against 3 ms for the blind third ply. Since
 //!   then 16 sequences a next piece (the default): in the field's format, 500 games from
 //!   seed 7000 paired with 8, +40,770 +- 12,524, games below 330 lines 12.8% -> 11.8%, at
-//!   about twice the time of a decision from level 29 (p99 15.8 ms). Playouts in place of the third
+//!   about twice the time of a decision from level 29. Playouts in place of the third
 //!   ply once the preview is seen lost a third of the pre-19 score (six greedy pieces do not
 //!   keep a Tetris stack), so they are only used blind.
 //!
@@ -49,9 +49,9 @@
 //! the evaluation's weights change with the phase ([`Weights::at`]).
 //!
 //! Decision times (one core, the field's format): about 0.9 ms median; the third plies cost
-//! under 1 ms (preview seen) and about 3 ms (blind) per decision, the playouts 6.5 ms (level
-//! 29) to 8 ms (double killscreen), measured with `nestris bench` on the proxies of the
-//! README's "Decision time".
+//! under 1 ms (preview seen) and about 3 ms (blind) per decision, the playouts 12 ms (level
+//! 29) to 15 ms (double killscreen) with 16 sequences, measured with `nestris bench` on the
+//! proxies of the README's "Decision time".
 
 use std::time::{Duration, Instant};
 
