@@ -316,37 +316,29 @@ impl Weights {
             }
         }
         if let Some(toml::Value::Table(t)) = value.get("killscreen") {
-            let mut ks = w.clone();
-            ks.name = format!("{name} (killscreen)");
-            ks.from_level = 29;
-            for (k, v) in t {
-                ks.set_pair(k, v)?;
-            }
-            w.killscreen = Some(Box::new(ks));
+            let ks = w.override_table(format!("{name} (killscreen)"), 29, t)?;
+            w.killscreen = Some(ks);
         }
         if let Some(toml::Value::Table(t)) = value.get("double_killscreen") {
-            let mut d = w.at_level(29).clone();
-            d.killscreen = None;
-            d.name = format!("{name} (double killscreen)");
-            d.from_level = nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL;
-            for (k, v) in t {
-                let level = |key: &str| match v {
-                    toml::Value::Integer(i) if (19..=255).contains(i) => Ok(*i as u8),
-                    other => Err(WeightsError::BadSetting {
-                        name: format!("double_killscreen.{key}"),
-                        found: other.to_string(),
-                        expected: "a level 19..=255".into(),
-                    }),
-                };
-                if k == "from_level" {
-                    d.from_level = level(k)?;
-                } else if k == "ready_from" {
-                    d.ready_from = Some(level(k)?);
-                } else {
-                    d.set_pair(k, v)?;
-                }
-            }
-            w.double_killscreen = Some(Box::new(d));
+            let mut pairs = t.clone();
+            let mut level = |key: &str| match pairs.remove(key) {
+                None => Ok(None),
+                Some(toml::Value::Integer(i)) if (19..=255).contains(&i) => Ok(Some(i as u8)),
+                Some(other) => Err(WeightsError::BadSetting {
+                    name: format!("double_killscreen.{key}"),
+                    found: other.to_string(),
+                    expected: "a level 19..=255".into(),
+                }),
+            };
+            let from_level = level("from_level")?;
+            let ready_from = level("ready_from")?;
+            let mut d = w.at_level(29).override_table(
+                format!("{name} (double killscreen)"),
+                from_level.unwrap_or(nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL),
+                &pairs,
+            )?;
+            d.ready_from = ready_from;
+            w.double_killscreen = Some(d);
         }
         if let Some(toml::Value::Table(t)) = value.get("b_type") {
             let b = w.override_table(format!("{name} (B-type)"), w.from_level, t)?;
