@@ -230,3 +230,24 @@ fn playouts_are_deterministic_and_change_decisions() {
         assert_ne!(a, c, "level {level}: playouts changed no decision");
     }
 }
+
+/// The fourth ply (once the preview is seen, levels 18-28) is live: it changes decisions, and
+/// the games it plays clear lines and replay the same.
+#[test]
+fn the_fourth_ply_changes_decisions() {
+    let on = AiConfig {
+        fourth_ply: 4,
+        ..AiConfig::default()
+    };
+    let off = AiConfig {
+        fourth_ply: 0,
+        ..AiConfig::default()
+    };
+    let g = Game::start(StartConfig::from_seed(5, 18, GameType::A, 0));
+    let (a, ga) = inputs_of(g, &mut Ai::new(on.clone()), 3000);
+    let (b, _) = inputs_of(g, &mut Ai::new(on), 3000);
+    assert_eq!(a, b, "the fourth ply is not deterministic");
+    assert!(ga.lines_value() >= 8, "{} lines", ga.lines_value());
+    let (c, _) = inputs_of(g, &mut Ai::new(off), 3000);
+    assert_ne!(a, c, "the fourth ply changed no decision");
+}

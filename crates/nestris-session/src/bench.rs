@@ -221,6 +221,9 @@ pub struct ReportSetup {
     pub seed: u64,
     /// The AI's search widths: deep locks, deep next, blind locks, blind next.
     pub widths: [usize; 4],
+    /// The AI's fourth ply once the preview is seen, e.g. `8 pairs on stacks of at most 10
+    /// rows, before level 29`, or `off`.
+    pub fourth_ply: String,
     /// The AI's playouts for blind decisions, e.g. `8 locks x 16 x 6 pieces from level 29`,
     /// or `off`.
     pub playouts: String,
@@ -291,6 +294,7 @@ pub fn report(results: &[GameResult], s: &ReportSetup, wall: Duration) -> serde_
         "deep_next": s.widths[1],
         "blind_locks": s.widths[2],
         "blind_next": s.widths[3],
+        "fourth_ply": s.fourth_ply,
         "playouts": s.playouts,
         "mean_score": mean.round(),
         "std_score": var.sqrt().round(),

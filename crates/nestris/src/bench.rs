@@ -137,6 +137,7 @@ impl BenchArgs {
             "deep_next": self.ai.deep_next,
             "blind_locks": self.ai.blind_locks,
             "blind_next": self.ai.blind_next,
+            "fourth_ply": self.ai.fourth_ply_label(),
             "playouts": self.ai.playouts_label(),
             "rules": self.rules.rules_name(),
             "randomizer": self.rules.randomizer_spec().to_string(),
@@ -182,6 +183,7 @@ impl BenchArgs {
                 self.ai.blind_locks,
                 self.ai.blind_next,
             ],
+            fourth_ply: self.ai.fourth_ply_label(),
             playouts: self.ai.playouts_label(),
             position: self.game.position.as_ref().map(|p| p.display().to_string()),
             position_departure: self
@@ -397,9 +399,10 @@ fn print_table(v: &serde_json::Value) {
         v["ai"].as_str().unwrap_or("")
     );
     println!(
-        "search             third ply {}x{}, blind {}x{}, playouts {}",
+        "search             third ply {}x{}, fourth ply {}, blind {}x{}, playouts {}",
         v["deep_locks"],
         v["deep_next"],
+        v["fourth_ply"].as_str().unwrap_or("off"),
         v["blind_locks"],
         v["blind_next"],
         v["playouts"].as_str().unwrap_or("off")

@@ -267,6 +267,14 @@ pub struct AiOptions {
     /// expectation over the piece after it.
     #[arg(long, default_value_t = AiConfig::default().deep_next)]
     pub deep_next: usize,
+    /// Fourth ply once the next piece is seen: how many of the third ply's best (lock, next
+    /// placement) pairs are valued one piece deeper, by the expectation over the two pieces
+    /// after the next of their best placements (0 = three plies).
+    #[arg(long, default_value_t = AiConfig::default().fourth_ply)]
+    pub fourth_ply: usize,
+    /// The fourth ply is used only when no column is taller than this many rows (0..=20).
+    #[arg(long, default_value_t = AiConfig::default().fourth_ply_max_height)]
+    pub fourth_ply_max_height: u32,
     /// Third ply when a piece locks before the next one is seen (level 39 on under the double
     /// killscreen): how many of the current piece's best locks are valued by the expectation
     /// over the next piece and the one after (0 = two plies).
@@ -304,6 +312,7 @@ impl AiOptions {
         for (name, v) in [
             ("--deep-locks", self.deep_locks),
             ("--deep-next", self.deep_next),
+            ("--fourth-ply", self.fourth_ply),
             ("--blind-locks", self.blind_locks),
             ("--blind-next", self.blind_next),
             ("--rollout-locks", self.rollout_locks),
@@ -314,6 +323,12 @@ impl AiOptions {
                 bail!("{name} {v} is out of range (0..=64)");
             }
         }
+        if self.fourth_ply_max_height > 20 {
+            bail!(
+                "--fourth-ply-max-height {} is out of range (0..=20 rows)",
+                self.fourth_ply_max_height
+            );
+        }
         if self.rollout_depth == 0 {
             bail!("--rollout-depth 0 is out of range (1..=64 pieces; --rollout-locks 0 turns playouts off)");
         }
@@ -322,6 +337,8 @@ impl AiOptions {
             reaction: self.reaction,
             deep_locks: self.deep_locks,
             deep_next: self.deep_next,
+            fourth_ply: self.fourth_ply,
+            fourth_ply_max_height: self.fourth_ply_max_height,
             blind_locks: self.blind_locks,
             blind_next: self.blind_next,
             rollout_locks: self.rollout_locks,
@@ -346,6 +363,21 @@ impl AiOptions {
             cfg.weights = nestris_ai::Weights::preset(&self.preset)?;
         }
         Ok(cfg)
+    }
+
+    /// The fourth ply for reports: `8 pairs on stacks of at most 10 rows, before level 29`,
+    /// or `off`.
+    pub fn fourth_ply_label(&self) -> String {
+        if self.fourth_ply == 0 || self.deep_locks == 0 || self.deep_next == 0 {
+            "off".into()
+        } else {
+            format!(
+                "{} pairs on stacks of at most {} rows, before level {}",
+                self.fourth_ply,
+                self.fourth_ply_max_height,
+                AiConfig::default().fourth_ply_until
+            )
+        }
     }
 
     /// The playouts for reports: `8 locks x 16 x 6 pieces from level 29`, or `off`.

@@ -211,6 +211,11 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         args.ai.blind_locks,
         args.ai.blind_next
     );
+    if args.ai.fourth_ply_label() != "off" {
+        // Only when on, so that state files made before the fourth ply resume with
+        // `--fourth-ply 0` (the search they were made with).
+        context.push_str(&format!(" fourth_ply {}", args.ai.fourth_ply_label()));
+    }
     if args.topout_cost != 0.0 {
         // Only when set, so that state files made before the option still resume.
         context.push_str(&format!(" topout_cost {}", args.topout_cost));
@@ -298,6 +303,9 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    // Also when the state was already finished (nothing ran): the result is always written.
+    let name = format!("cem seed {} generation {}", cem.seed, cem.generation);
+    write_atomic(&args.out, &cem.mean_weights(&name)?.to_toml())?;
     println!(
         "{} generations; the distribution's mean is in {}",
         cem.generation,

@@ -420,6 +420,14 @@ fn tune_resumes_and_refuses_bad_input() {
         "{err}"
     );
     assert!(std::fs::read_to_string(&out).unwrap().contains("[weights]"));
+    // A finished state, run again: nothing is played, and the result is written all the same.
+    std::fs::remove_file(&out).unwrap();
+    let (code, _, err) = run(&with(&["--generations", "2"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("done"), "{err}");
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("generation 2"));
     // Other options than the state file's: refused, the file untouched.
     let before = std::fs::read_to_string(&state).unwrap();
     let (code, _, err) = run(&with(&["--generations", "3", "--seed", "9"]));
