@@ -28,9 +28,9 @@
 //!   only on stacks of at most 10 rows +48,352 ± 6,439 (pre-19 +22,645 ± 3,529; 4 -> 4);
 //!   at most 8 rows +34,857 ± 6,565 (8). Before level 19 only: +22,987 ± 6,309. To 130
 //!   lines (300 games): 4 pairs +22,205 ± 4,525, 8 +26,627 ± 4,254, all 24 +26,924 ± 4,312
-//!   at 1.68 / 2.34 / 5.07 ms a decision (0.95 ms without). The deaths it adds on tall
-//!   stacks are games that wait in 12-13-row Tetris-ready stacks at level 19: two pieces
-//!   more of lookahead see an I often enough to keep the well open.
+//!   at 1.68 / 2.34 / 5.07 ms a decision (0.95 ms without). Two of the deaths with every
+//!   stack height, replayed, waited at level 19 in 12-13-row stacks with the well open
+//!   (our reading: two more pieces of lookahead see an I often enough to keep waiting).
 //! - **Preview seen too late** (from level 29 the piece is nearly down at frame 18; from level
 //!   39 under the double killscreen it has locked): the commitment itself is the choice, so it
 //!   values the best [`AiConfig::blind_locks`] locks by the expectation over the next piece of
