@@ -26,7 +26,9 @@
 //!   --double-killscreen --seed 7000`), paired with three plies: 8 pairs +50,970 ± 6,288
 //!   (pre-19 +26,114 ± 3,354, Tetris rate 66.2% -> 70.5%) but games below 230 lines 4 -> 9;
 //!   only on stacks of at most 10 rows +48,352 ± 6,439 (pre-19 +22,645 ± 3,529; 4 -> 4);
-//!   at most 8 rows +34,857 ± 6,565 (8). Before level 19 only: +22,987 ± 6,309. To 130
+//!   at most 8 rows +34,857 ± 6,565 (8). Before level 19 only: +22,987 ± 6,309. Into the
+//!   killscreen, 200 games to 260 lines: +49,243 ± 12,479, games below 260 lines 10 -> 5;
+//!   before level 27 only ([`AiConfig::fourth_ply_until`]), the same (+632 ± 5,509). To 130
 //!   lines (300 games): 4 pairs +22,205 ± 4,525, 8 +26,627 ± 4,254, all 24 +26,924 ± 4,312
 //!   at 1.68 / 2.34 / 5.07 ms a decision (0.95 ms without). Two of the deaths with every
 //!   stack height, replayed, waited at level 19 in 12-13-row stacks with the well open

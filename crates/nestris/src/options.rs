@@ -272,6 +272,9 @@ pub struct AiOptions {
     /// after the next of their best placements (0 = three plies).
     #[arg(long, default_value_t = AiConfig::default().fourth_ply)]
     pub fourth_ply: usize,
+    /// The fourth ply is used below this level only.
+    #[arg(long, default_value_t = AiConfig::default().fourth_ply_until)]
+    pub fourth_ply_until: u8,
     /// The fourth ply is used only when no column is taller than this many rows (0..=20).
     #[arg(long, default_value_t = AiConfig::default().fourth_ply_max_height)]
     pub fourth_ply_max_height: u32,
@@ -338,6 +341,7 @@ impl AiOptions {
             deep_locks: self.deep_locks,
             deep_next: self.deep_next,
             fourth_ply: self.fourth_ply,
+            fourth_ply_until: self.fourth_ply_until,
             fourth_ply_max_height: self.fourth_ply_max_height,
             blind_locks: self.blind_locks,
             blind_next: self.blind_next,
@@ -373,9 +377,7 @@ impl AiOptions {
         } else {
             format!(
                 "{} pairs on stacks of at most {} rows, before level {}",
-                self.fourth_ply,
-                self.fourth_ply_max_height,
-                AiConfig::default().fourth_ply_until
+                self.fourth_ply, self.fourth_ply_max_height, self.fourth_ply_until
             )
         }
     }
