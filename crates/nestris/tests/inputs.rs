@@ -343,6 +343,12 @@ fn options_are_checked_alike() {
         ),
         (["--rollouts", "1000"], "--rollouts 1000 is out of range"),
         (["--rollout-from-level", "300"], "300 is not in 0..=255"),
+        (["--fourth-ply", "65"], "--fourth-ply 65 is out of range"),
+        (
+            ["--fourth-ply-max-height", "21"],
+            "--fourth-ply-max-height 21 is out of range",
+        ),
+        (["--fourth-ply-until", "256"], "256 is not in 0..=255"),
     ] {
         let (code, _, err) = nestris(&["bench", "--games", "1", args[0], args[1]]);
         assert_eq!(code, 2, "{err}");
