@@ -970,30 +970,7 @@ impl Ai {
     /// The value of `a` (after the current piece) with `next` known: the best over `next`'s
     /// best `width` placements of the expected best follow-up of the piece after.
     fn third_ply(&mut self, a: &After, next: PieceKind, p3: &[f64; 7], width: usize) -> f64 {
-        let cols = a.board.columns();
-        let out = self.quick_placements_after(a, &cols, next);
-        let mut seconds: Vec<(f64, After)> = Vec::with_capacity(out.len());
-        let mut before = BoardBefore::new(&a.board, &cols);
-        for &(o, x, y) in &out {
-            let s = a.place(o, x, y, 1, self.b_type);
-            seconds.push((self.placed_cost(&mut before, &cols, &s, (o, x, y), 1), s));
-        }
-        self.scratch.push(out);
-        seconds.sort_by(|x, y| x.0.total_cmp(&y.0));
-        let mut best = TOP_OUT * 2.0;
-        for (_, s) in seconds.iter().take(width) {
-            let mut v = 0.0;
-            for k in PieceKind::ALL {
-                let pk = p3[k as usize];
-                if pk > 0.0 {
-                    v += pk * self.best_follow_up(s, k, 2);
-                }
-            }
-            if v < best {
-                best = v;
-            }
-        }
-        best
+        self.third_ply_pairs(a, next, p3, width).0
     }
 
     /// The best cost over the quick placements of `next` (placement number `slot`) after `a`.
