@@ -65,9 +65,9 @@
 //! the evaluation's weights change with the phase ([`Weights::at`]).
 //!
 //! Decision times (one core, the field's format): about 2.5 ms median with the fourth ply
-//! (0.9 ms without); the third plies cost under 1 ms (preview seen) and about 3 ms (blind) per decision, the playouts 12 ms (level
-//! 29) to 15 ms (double killscreen) with 16 sequences, measured with `nestris bench` on the
-//! proxies of the README's "Decision time".
+//! (0.9 ms without); the third plies cost under 1 ms (preview seen) and about 3 ms (blind)
+//! per decision, the playouts 12 ms (level 29) to 15 ms (double killscreen) with 16
+//! sequences, measured with `nestris bench` on the proxies of the README's "Decision time".
 
 use std::time::{Duration, Instant};
 
