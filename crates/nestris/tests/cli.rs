@@ -45,7 +45,8 @@ fn verify_passes_every_trace() {
 
 #[test]
 fn verify_reports_bad_files() {
-    let dir = std::env::temp_dir().join(format!("nestris-cli-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("nestris-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = &traces()[0];
     let bytes = std::fs::read(good).unwrap();
@@ -123,7 +124,8 @@ fn bench_rejects_bad_options() {
     let (code, _, err) = nestris(&["bench", "--games", "1", "--hz", "25"]);
     assert_ne!(code, 0);
     assert!(err.contains("bad tap speed"), "{err}");
-    let dir = std::env::temp_dir().join(format!("nestris-w-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("nestris-w-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let w = dir.join("bad.toml");
     std::fs::write(&w, "[weights]\nholez = 3\n").unwrap();
@@ -254,7 +256,8 @@ fn bench_format_conflicts_are_refused() {
 }
 
 fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("nestris-cli-{}-{name}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("nestris-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

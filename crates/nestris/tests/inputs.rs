@@ -3,7 +3,7 @@
 //! option and the problem, a non-zero exit, and no panic, hang or unbounded allocation.
 
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 fn nestris(args: &[&str]) -> (i32, String, String) {
@@ -19,7 +19,8 @@ fn nestris(args: &[&str]) -> (i32, String, String) {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("nestris-inputs-{}-{name}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("nestris-inputs-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
