@@ -45,9 +45,7 @@ fn verify_passes_every_trace() {
 
 #[test]
 fn verify_reports_bad_files() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("nestris-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("verify");
     let good = &traces()[0];
     let bytes = std::fs::read(good).unwrap();
     let truncated = dir.join("truncated.jsonl.gz");
@@ -124,9 +122,7 @@ fn bench_rejects_bad_options() {
     let (code, _, err) = nestris(&["bench", "--games", "1", "--hz", "25"]);
     assert_ne!(code, 0);
     assert!(err.contains("bad tap speed"), "{err}");
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("nestris-w-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("weights");
     let w = dir.join("bad.toml");
     std::fs::write(&w, "[weights]\nholez = 3\n").unwrap();
     let (code, _, err) = nestris(&["bench", "--games", "1", "--weights", w.to_str().unwrap()]);
