@@ -41,6 +41,8 @@ pub struct GameResult {
     pub topped_out: bool,
     /// Decision times.
     pub decisions: DecisionTimes,
+    /// The position saved at [`Limits::save_at_lines`] (not in the CSV line).
+    pub position: Option<crate::position::Position>,
 }
 
 impl CsvRow for GameResult {
@@ -93,6 +95,7 @@ impl CsvRow for GameResult {
             cleared: parse_bool(f[12], "cleared")?,
             decisions: DecisionTimes::parse(f[13], f[14], f[15])?,
             topped_out: false,
+            position: None,
         })
     }
 }
@@ -106,6 +109,10 @@ pub struct Limits {
     pub pieces: u32,
     /// Stop after this many frames (0: no limit).
     pub frames: u64,
+    /// Save the position at the first spawn once the game has this many lines
+    /// ([`GameResult::position`]; 0: none). A game that reaches its line cap first plays on
+    /// to that spawn before it stops (without the lines or points of another lock).
+    pub save_at_lines: u32,
 }
 
 /// Frames after which a game is stopped whatever the limits (a player that never locks).
@@ -127,6 +134,12 @@ pub fn play<G: RuleSet, P: Player<G>>(
     };
     let mut seen: [bool; 3] = [false; 3];
     let mut decisions = player.decisions();
+    let save_at = if limits.save_at_lines > 0 && limits.lines > 0 {
+        limits.save_at_lines.min(limits.lines)
+    } else {
+        limits.save_at_lines
+    };
+    let mut cap_counts: Option<(u64, u32)> = None;
     loop {
         if stop.load(Ordering::Relaxed) {
             return None;
@@ -154,7 +167,17 @@ pub fn play<G: RuleSet, P: Player<G>>(
                 r.before[i] = g.score();
             }
         }
-        let capped = limits.lines > 0 && !g.b_type() && g.lines() >= limits.lines;
+        let saving = save_at > 0 && r.position.is_none() && !g.b_type() && g.lines() >= save_at;
+        if saving && tick.piece {
+            r.position = g.position();
+        }
+        // A game at its cap that still has to save its position plays on to the next
+        // spawn (no lock comes before it); its counts are those at the cap.
+        let at_cap = limits.lines > 0 && !g.b_type() && g.lines() >= limits.lines;
+        if at_cap && cap_counts.is_none() {
+            cap_counts = Some((run.frames, run.pieces));
+        }
+        let capped = at_cap && !(saving && r.position.is_none());
         if g.over() || capped || (limits.frames > 0 && run.frames >= limits.frames) {
             break;
         }
@@ -164,9 +187,10 @@ pub fn play<G: RuleSet, P: Player<G>>(
     }
     let g = &run.game;
     r.cleared = g.goal_reached();
-    r.topped_out = g.topped_out();
-    r.frames = run.frames;
-    r.pieces = run.pieces;
+    // A game that reached its cap did not top out, whatever came while it played on to save
+    // its position.
+    r.topped_out = g.topped_out() && cap_counts.is_none();
+    (r.frames, r.pieces) = cap_counts.unwrap_or((run.frames, run.pieces));
     r.score = g.score();
     r.capped_score = g.shown_score();
     r.lines = g.lines();

@@ -184,6 +184,10 @@ impl RuleSet for Nes {
     fn outcome(&self) -> Option<Outcome> {
         Some(outcome(&self.game))
     }
+
+    fn position(&self) -> Option<crate::position::Position> {
+        crate::position::Position::from_game(&self.game)
+    }
 }
 
 /// The NES AI as a player.

@@ -401,6 +401,24 @@ impl Position {
         p
     }
 
+    /// The position of `game` while a piece is under control, as at its spawn: the board,
+    /// the current and next piece, level, lines and score. A game started from it goes on as
+    /// `game` would have from that piece's spawn, but for the generator (and the piece
+    /// starts at the top). `None` in a B-type game or when no piece is under control.
+    pub fn from_game(game: &Game) -> Option<Position> {
+        if game.game_type != nestris_engine::GameType::A || !game.piece_active() {
+            return None;
+        }
+        Some(Position {
+            rows: game.playfield.visible_rows(),
+            piece: game.active_piece()?.kind(),
+            next: Some(game.next_piece()?.kind()),
+            level: game.level,
+            lines: game.lines_value(),
+            score: game.score_uncapped,
+        })
+    }
+
     /// The position as text (the format [`Position::parse`] reads).
     pub fn to_text(&self) -> String {
         let mut s = format!(
@@ -489,6 +507,38 @@ mod tests {
             .collect();
         let short = format!("piece L\nnext I\nlevel 19\nlines 30\nscore 123456\nboard {bits}\n");
         assert_eq!(Position::parse(&short), Ok(p));
+    }
+
+    /// A game started from a position gives that position back while its first piece is
+    /// under control; none once the piece has locked and before the next one spawns, and
+    /// none in a B-type game.
+    #[test]
+    fn a_game_gives_its_position_back() {
+        let mut text = "level 19\nlines 30\nscore 1234567\npiece L\nnext I\nboard\n".to_string();
+        text.push_str(&"..........\n".repeat(18));
+        text.push_str("#########.\n##.######.\n");
+        let p = Position::parse(&text).expect("valid");
+        let start = StartConfig::from_seed(3, 19, nestris_engine::GameType::A, 0);
+        let mut g = p.game(&start);
+        let mut seen = 0;
+        while seen < 5 && !g.game_over() {
+            if g.piece_active() {
+                assert_eq!(Position::from_game(&g), Some(p.clone()));
+                seen += 1;
+            }
+            g.step(0);
+        }
+        assert!(seen > 0, "the piece was under control");
+        while g.piece_active() {
+            g.step(0);
+        }
+        assert_eq!(Position::from_game(&g), None, "no piece under control");
+        let b = Game::start(StartConfig::from_seed(3, 9, nestris_engine::GameType::B, 2));
+        let mut b = b;
+        for _ in 0..200 {
+            assert_eq!(Position::from_game(&b), None, "B-type");
+            b.step(0);
+        }
     }
 
     /// Damaged files are errors, never panics: every truncation, and random byte changes.

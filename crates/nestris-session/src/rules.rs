@@ -90,6 +90,11 @@ pub trait RuleSet {
     fn classic_start(&self) -> Option<crate::replayfile::ClassicStart> {
         None
     }
+    /// The game as a position file keeps it ([`crate::position::Position`]), while a piece
+    /// is under control (`None` otherwise, and for rule sets without positions).
+    fn position(&self) -> Option<crate::position::Position> {
+        None
+    }
     /// The departures from the original game this game runs with, as a suffix for a
     /// one-line report (`""` for none).
     fn departure_suffix(&self) -> String {

@@ -47,6 +47,17 @@ pub struct BenchArgs {
     /// dropped, the other games are played and appended, and the report covers all games.
     #[arg(long, requires = "games_csv")]
     pub resume: bool,
+    /// Save each game's position at its first spawn once it has `--save-positions-at`
+    /// lines (board, current and next piece, level, lines, score) as a file in FOLDER
+    /// (`game-000012.txt` for game 12; the folder is made if need be), for `--position
+    /// FOLDER` to start games from: phase positions, to play only the part of a game an
+    /// experiment changes. A game that `--line-cap` stops at that count plays on to the spawn
+    /// (its counts stay those at the cap). NES rules, A-type.
+    #[arg(long, value_name = "FOLDER", requires = "save_positions_at")]
+    pub save_positions: Option<std::path::PathBuf>,
+    /// The line count of `--save-positions` (1..=9999).
+    #[arg(long, value_name = "LINES", requires = "save_positions")]
+    pub save_positions_at: Option<u32>,
     #[command(flatten)]
     pub game: GameOptions,
     #[command(flatten)]
@@ -143,14 +154,11 @@ impl BenchArgs {
             "randomizer": self.rules.randomizer_spec().to_string(),
             "sega_next_game": format!("{:?}", self.rules.sega_next_game).to_lowercase(),
         });
-        if let Some(path) = &self.game.position {
-            // The same file name with another position gives other games.
-            let bytes =
-                crate::readlimit::read(path, crate::readlimit::max::SMALL).map_err(|e| {
-                    anyhow::anyhow!("cannot read the position file {}: {e}", path.display())
-                })?;
+        if let Some((_, crc)) = self.game.position_files()? {
+            // The same file (or folder) name with other positions gives other games.
+            let path = self.game.position.as_ref().expect("a position");
             v["position"] = path.display().to_string().into();
-            v["position_crc32"] = format!("{:08x}", crc32fast::hash(&bytes)).into();
+            v["position_crc32"] = format!("{crc:08x}").into();
         }
         if let Some(path) = &self.ai.weights {
             // The same file name with other weights gives other games.
@@ -231,8 +239,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let stop = stop_on_ctrl_c();
     let limits = Limits {
         lines: args.line_cap,
+        save_at_lines: args.save_positions_at.unwrap_or(0),
         ..Limits::default()
     };
+    let saver = PositionSaver::new(args)?;
     let progress = Progress::new(args.games);
     let setup = args.setup();
     let (v, run_interrupted, table): (_, _, fn(&serde_json::Value)) = match setup.rules {
@@ -243,13 +253,20 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 |i, stop| {
                     let mut ai = NesAi(Ai::new(cfg.clone()));
                     let departure = randomizers.as_ref().map(|d| d[i as usize].clone());
-                    bench::play(args.game.nes(i, departure), &mut ai, i, &limits, stop)
+                    let r = bench::play(args.game.nes(i, departure), &mut ai, i, &limits, stop)?;
+                    if let Some(s) = &saver {
+                        s.save(&r);
+                    }
+                    Some(r)
                 },
                 |e| progress.event(e),
             )?;
             progress.finish();
             let mut v = bench::report(&run.results, &setup, run.wall);
             run.annotate(&mut v, &spec);
+            if let Some(s) = &saver {
+                s.annotate(&mut v);
+            }
             (v, run.interrupted, print_table)
         }
         rules => {
@@ -274,7 +291,90 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             (v, run.interrupted, print_classic_table)
         }
     };
-    emit(&v, args.json, table, run_interrupted)
+    let code = emit(&v, args.json, table, run_interrupted)?;
+    if let Some(s) = &saver {
+        s.check()?;
+    }
+    Ok(code)
+}
+
+/// Writes the positions of `--save-positions` as games end.
+struct PositionSaver {
+    dir: std::path::PathBuf,
+    /// `--seed` and `--save-positions-at`, for the files' first line.
+    seed: u64,
+    at: u32,
+    /// Files written, and the first write error.
+    written: std::sync::Mutex<(u64, Option<String>)>,
+}
+
+impl PositionSaver {
+    /// Checks the options and makes the folder; `None` without `--save-positions`.
+    fn new(args: &BenchArgs) -> anyhow::Result<Option<PositionSaver>> {
+        let (Some(dir), Some(at)) = (&args.save_positions, args.save_positions_at) else {
+            return Ok(None);
+        };
+        if !(1..=9999).contains(&at) {
+            bail!("--save-positions-at {at} is out of range (1..=9999 lines)");
+        }
+        if args.rules.rules != crate::options::RulesArg::Nes || args.game.game_type != TypeArg::A {
+            bail!("--save-positions is for A-type games of the NES rules");
+        }
+        if dir.exists() && !dir.is_dir() {
+            bail!(
+                "--save-positions {}: is a file, not a folder",
+                dir.display()
+            );
+        }
+        std::fs::create_dir_all(dir).map_err(|e| {
+            anyhow::anyhow!(
+                "--save-positions {}: cannot make the folder: {e}",
+                dir.display()
+            )
+        })?;
+        Ok(Some(PositionSaver {
+            dir: dir.clone(),
+            seed: args.game.seed,
+            at,
+            written: std::sync::Mutex::new((0, None)),
+        }))
+    }
+
+    /// Writes game `r`'s position, if it saved one (a write error is kept for the end).
+    fn save(&self, r: &GameResult) {
+        let Some(p) = &r.position else { return };
+        let path = self.dir.join(format!("game-{:06}.txt", r.index));
+        let text = format!(
+            "# game {} of a bench run (seed {}), at its first spawn with at least {} lines\n{}",
+            r.index,
+            self.seed,
+            self.at,
+            p.to_text()
+        );
+        let result = std::fs::write(&path, text);
+        let mut w = self.written.lock().expect("positions lock");
+        match result {
+            Ok(()) => w.0 += 1,
+            Err(e) => {
+                w.1.get_or_insert(format!("cannot write {}: {e}", path.display()));
+            }
+        }
+    }
+
+    /// Adds the count to the report.
+    fn annotate(&self, v: &mut serde_json::Value) {
+        let w = self.written.lock().expect("positions lock");
+        v["positions_saved"] = w.0.into();
+        v["positions_folder"] = self.dir.display().to_string().into();
+    }
+
+    /// The first write error, if any: the run's error, after its report.
+    fn check(&self) -> anyhow::Result<()> {
+        match &self.written.lock().expect("positions lock").1 {
+            Some(e) => bail!("--save-positions: {e}"),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Ctrl-C stops the games in progress and keeps those that finished; a second Ctrl-C quits
@@ -413,6 +513,12 @@ fn print_table(v: &serde_json::Value) {
         } else {
             println!("position           {p} (an engine snapshot: every game starts there)");
         }
+    }
+    if let Some(n) = v["positions_saved"].as_u64() {
+        println!(
+            "positions saved    {n} (this run's games) in {}",
+            v["positions_folder"].as_str().unwrap_or("")
+        );
     }
     if v["departure"].as_bool() == Some(true) && v.get("randomizer").is_some() {
         println!(

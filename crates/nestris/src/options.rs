@@ -27,13 +27,87 @@ pub struct GameOptions {
     /// Start every game from the position in FILE (board, current and next piece, level,
     /// lines, score; see the README): a departure from the original game, labelled as one.
     /// Or from an engine snapshot: a reference trace (.jsonl.gz), whose header state every
-    /// game starts from (not a departure). NES rules, A-type only; it sets the level (no
-    /// --level).
+    /// game starts from (not a departure). Or a folder of position files (such as `bench
+    /// --save-positions` writes): game i starts from the i-th file by name, from the first
+    /// again after the last. NES rules, A-type only; it sets the level (no --level).
     #[arg(long, value_name = "FILE")]
     pub position: Option<std::path::PathBuf>,
-    /// What --position holds, read once.
+    /// What --position holds, read once: one start point, or a folder's.
     #[arg(skip)]
-    pub position_cache: std::sync::OnceLock<Option<nestris_session::position::StartPoint>>,
+    pub position_cache: std::sync::OnceLock<Option<Vec<nestris_session::position::StartPoint>>>,
+}
+
+/// Largest position file (a board is about 300 bytes; a trace may be a few MiB).
+pub const MAX_POSITION_FILE: u64 = 256 << 20;
+
+/// Most files a `--position` folder may hold.
+pub const MAX_POSITION_FILES: usize = 100_000;
+
+/// The files of a `--position` folder: every regular file whose name does not start with
+/// `.`, in name order; refused when there are none or more than [`MAX_POSITION_FILES`].
+fn position_folder_files(dir: &std::path::Path) -> anyhow::Result<Vec<std::path::PathBuf>> {
+    let mut files = Vec::new();
+    let entries = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read the position folder {}", dir.display()))?;
+    for e in entries {
+        let e = e.with_context(|| format!("cannot read the position folder {}", dir.display()))?;
+        let name = e.file_name();
+        if name.to_string_lossy().starts_with('.') || !e.path().is_file() {
+            continue;
+        }
+        files.push(e.path());
+        if files.len() > MAX_POSITION_FILES {
+            bail!(
+                "position folder {}: more than {MAX_POSITION_FILES} files",
+                dir.display()
+            );
+        }
+    }
+    if files.is_empty() {
+        bail!("position folder {}: no position files in it", dir.display());
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Reads one start point file (a position, or a trace's header state); a position must name
+/// its next piece.
+fn read_start_point(
+    path: &std::path::Path,
+) -> anyhow::Result<nestris_session::position::StartPoint> {
+    use nestris_session::position::StartPoint;
+    let bytes = nestris_session::readlimit::read(path, MAX_POSITION_FILE)
+        .with_context(|| format!("cannot read the position file {}", path.display()))?;
+    let p = StartPoint::parse(&path.display().to_string(), &bytes)
+        .with_context(|| format!("position file {}", path.display()))?;
+    if matches!(&p, StartPoint::Position(p) if p.next.is_none()) {
+        bail!(
+            "position file {}: the next piece is missing (`next I`): a game needs it",
+            path.display()
+        );
+    }
+    Ok(p)
+}
+
+/// Reads every position file of a `--position` folder (positions only: a trace's state is
+/// one game's start, not a set).
+fn read_position_folder(
+    dir: &std::path::Path,
+) -> anyhow::Result<Vec<nestris_session::position::StartPoint>> {
+    use nestris_session::position::StartPoint;
+    let mut points = Vec::new();
+    for f in position_folder_files(dir)? {
+        let p = read_start_point(&f)?;
+        if !matches!(p, StartPoint::Position(_)) {
+            bail!(
+                "position folder {}: {} is a trace; a folder holds position files",
+                dir.display(),
+                f.display()
+            );
+        }
+        points.push(p);
+    }
+    Ok(points)
 }
 
 /// Parses `--level`: every bad value (negative, too large, not a number) gets the same error.
@@ -119,30 +193,57 @@ impl GameOptions {
         self.level.unwrap_or(DEFAULT_LEVEL)
     }
 
-    /// The position of `--position` (read once; the error names the file, the line and the
-    /// problem).
+    /// The start point of `--position` (read once; the error names the file, the line and
+    /// the problem); for a folder, its first file's.
     pub fn position(&self) -> anyhow::Result<Option<&nestris_session::position::StartPoint>> {
-        use nestris_session::position::StartPoint;
+        Ok(self.start_points()?.and_then(|p| p.first()))
+    }
+
+    /// The start point of game `index`: `--position`'s, or for a folder the file
+    /// `index` modulo their number.
+    pub fn start_point(
+        &self,
+        index: u64,
+    ) -> anyhow::Result<Option<&nestris_session::position::StartPoint>> {
+        Ok(self
+            .start_points()?
+            .map(|p| &p[(index % p.len() as u64) as usize]))
+    }
+
+    /// Every start point of `--position` (one for a file, a folder's files in name order).
+    pub fn start_points(&self) -> anyhow::Result<Option<&[nestris_session::position::StartPoint]>> {
         if let Some(p) = self.position_cache.get() {
-            return Ok(p.as_ref());
+            return Ok(p.as_deref());
         }
         let parsed = match &self.position {
             None => None,
-            Some(path) => {
-                let bytes = std::fs::read(path)
-                    .with_context(|| format!("cannot read the position file {}", path.display()))?;
-                let p = StartPoint::parse(&path.display().to_string(), &bytes)
-                    .with_context(|| format!("position file {}", path.display()))?;
-                if matches!(&p, StartPoint::Position(p) if p.next.is_none()) {
-                    bail!(
-                        "position file {}: the next piece is missing (`next I`): a game needs it",
-                        path.display()
-                    );
-                }
-                Some(p)
-            }
+            Some(path) if path.is_dir() => Some(read_position_folder(path)?),
+            Some(path) => Some(vec![read_start_point(path)?]),
         };
-        Ok(self.position_cache.get_or_init(|| parsed).as_ref())
+        Ok(self.position_cache.get_or_init(|| parsed).as_deref())
+    }
+
+    /// The position files of a `--position` folder, in name order, with the CRC-32 of their
+    /// names and contents (what the games depend on).
+    pub fn position_files(&self) -> anyhow::Result<Option<(Vec<std::path::PathBuf>, u32)>> {
+        let Some(path) = &self.position else {
+            return Ok(None);
+        };
+        let files = if path.is_dir() {
+            position_folder_files(path)?
+        } else {
+            vec![path.clone()]
+        };
+        let mut h = crc32fast::Hasher::new();
+        for f in &files {
+            let bytes = nestris_session::readlimit::read(f, MAX_POSITION_FILE)
+                .with_context(|| format!("cannot read the position file {}", f.display()))?;
+            if path.is_dir() {
+                h.update(f.file_name().unwrap_or_default().as_encoded_bytes());
+            }
+            h.update(&bytes);
+        }
+        Ok(Some((files, h.finalize())))
     }
 
     /// Checks ranges; a clear message for each.
@@ -218,7 +319,7 @@ impl GameOptions {
     /// for (the double killscreen, the start from a position).
     pub fn start_game(&self, index: u64) -> nestris_engine::Game {
         let start = self.start_config(index);
-        let mut game = match self.position().ok().flatten() {
+        let mut game = match self.start_point(index).ok().flatten() {
             Some(p) => p.game(&start),
             None => nestris_engine::Game::start(start),
         };

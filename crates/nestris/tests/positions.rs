@@ -280,3 +280,145 @@ fn engine_snapshots_are_not_departures() {
     assert!(json["position"].as_str().is_some(), "{json}");
     assert!(json.get("departure").is_none(), "{json}");
 }
+
+/// A fresh folder under Cargo's scratch directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("nestris-positions-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The game lines of a `--games-csv` file (its options line left out).
+fn csv_games(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .expect("csv")
+        .lines()
+        .skip(2)
+        .map(|l| l.split(",decision_ns").next().unwrap_or(l).to_string())
+        // The decision times differ from run to run; the games do not.
+        .map(|l| l.splitn(15, ',').take(13).collect::<Vec<_>>().join(","))
+        .collect()
+}
+
+#[test]
+fn bench_saves_phase_positions_that_start_games_from_a_folder() {
+    let dir = scratch("save");
+    let saved = dir.join("at12");
+    let s = |p: &Path| p.to_string_lossy().into_owned();
+    let (saved_s, a, b) = (s(&saved), s(&dir.join("a.csv")), s(&dir.join("b.csv")));
+    let base = [
+        "bench",
+        "--games",
+        "3",
+        "--line-cap",
+        "12",
+        "--threads",
+        "1",
+    ];
+    let out = stdout(
+        &[
+            &base[..],
+            &[
+                "--games-csv",
+                &a,
+                "--save-positions",
+                &saved_s,
+                "--save-positions-at",
+                "12",
+            ],
+        ]
+        .concat(),
+    );
+    assert!(out.contains("positions saved    3"), "{out}");
+    // Saving changes nothing in the games, not even those that stop at the cap.
+    stdout(&[&base[..], &["--games-csv", &b]].concat());
+    assert_eq!(
+        csv_games(dir.join("a.csv").as_path()),
+        csv_games(dir.join("b.csv").as_path())
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&saved)
+        .expect("saved")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["game-000000.txt", "game-000001.txt", "game-000002.txt"]
+    );
+    for n in &names {
+        let text = std::fs::read_to_string(saved.join(n)).expect("read");
+        let lines: u32 = text
+            .lines()
+            .find_map(|l| l.strip_prefix("lines "))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{n}: {text}"));
+        assert!((12..16).contains(&lines), "{n}: {lines} lines");
+        assert!(text.contains("\nnext "), "{n}");
+    }
+    // Game i of a folder starts from its i-th file (wrapping), with game i's pieces: game 1
+    // and game 4 are those of the file game-000001.txt alone.
+    let (c, d) = (s(&dir.join("c.csv")), s(&dir.join("d.csv")));
+    let from = ["bench", "--line-cap", "24", "--threads", "1", "--games-csv"];
+    let out = stdout(&[&from[..], &[&c, "--games", "5", "--position", &saved_s]].concat());
+    assert!(out.contains("(departure from the original)"), "{out}");
+    let one = s(&saved.join("game-000001.txt"));
+    stdout(&[&from[..], &[&d, "--games", "5", "--position", &one]].concat());
+    let (c, d) = (csv_games(&dir.join("c.csv")), csv_games(&dir.join("d.csv")));
+    assert_eq!(c.len(), 5);
+    assert_eq!(c[1], d[1]);
+    assert_eq!(c[4], d[4]);
+    assert_ne!(c[0], d[0]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_position_folders_and_save_options_are_refused() {
+    let tmp = scratch("bad");
+    let empty = tmp.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let s = |p: &Path| p.to_string_lossy().into_owned();
+    assert_refused(
+        &["bench", "--games", "1", "--position", &s(&empty)],
+        "no position files in it",
+    );
+    // A file of the folder that is not a position is refused by name and line (the
+    // repository's folder of positions holds a README).
+    assert_refused(
+        &["bench", "--games", "1", "--position", &s(&dir())],
+        "README.md: line 1:",
+    );
+    let file_path = tmp.join("file.txt");
+    std::fs::write(&file_path, "x").unwrap();
+    for (args, want) in [
+        (
+            vec![
+                "--save-positions",
+                &s(&file_path),
+                "--save-positions-at",
+                "5",
+            ],
+            "is a file, not a folder",
+        ),
+        (
+            vec!["--save-positions", &s(&empty), "--save-positions-at", "0"],
+            "out of range",
+        ),
+        (vec!["--save-positions", &s(&empty)], "--save-positions-at"),
+        (
+            vec![
+                "--save-positions",
+                &s(&empty),
+                "--save-positions-at",
+                "5",
+                "--type",
+                "b",
+            ],
+            "A-type",
+        ),
+    ] {
+        assert_refused(&[&["bench", "--games", "1"][..], &args[..]].concat(), want);
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
