@@ -401,6 +401,10 @@ pub struct AiOptions {
     /// The level from which blind decisions use playouts.
     #[arg(long, default_value_t = AiConfig::default().rollout_from_level)]
     pub rollout_from_level: u8,
+    /// What a playout that tops out costs, in the evaluation's units (a Tetris earns 37.6 to
+    /// 200 of them, by phase): the price of risk in the blind decisions (1..=1e9).
+    #[arg(long, default_value_t = AiConfig::default().rollout_death)]
+    pub rollout_death: f64,
 }
 
 impl AiOptions {
@@ -433,6 +437,12 @@ impl AiOptions {
                 self.fourth_ply_max_height
             );
         }
+        if !(1.0..=1e9).contains(&self.rollout_death) {
+            bail!(
+                "--rollout-death {} is out of range (1..=1e9, in the evaluation's units)",
+                self.rollout_death
+            );
+        }
         if self.rollout_depth == 0 {
             bail!("--rollout-depth 0 is out of range (1..=64 pieces; --rollout-locks 0 turns playouts off)");
         }
@@ -450,6 +460,7 @@ impl AiOptions {
             rollouts: self.rollouts,
             rollout_depth: self.rollout_depth,
             rollout_from_level: self.rollout_from_level,
+            rollout_death: self.rollout_death,
             ..AiConfig::default()
         };
         if let Some(path) = &self.weights {
@@ -488,10 +499,14 @@ impl AiOptions {
         if self.rollout_locks == 0 || self.rollouts == 0 {
             "off".into()
         } else {
-            format!(
+            let mut s = format!(
                 "{} locks x {} x {} pieces from level {}",
                 self.rollout_locks, self.rollouts, self.rollout_depth, self.rollout_from_level
-            )
+            );
+            if self.rollout_death != AiConfig::default().rollout_death {
+                s.push_str(&format!(", a top-out costs {}", self.rollout_death));
+            }
+            s
         }
     }
 
