@@ -722,6 +722,7 @@ mod tests {
                 level,
                 lines: r.below(300) as u32,
                 score: 0,
+                state: None,
             };
             if position.check().is_err() {
                 continue;

@@ -100,6 +100,40 @@ impl CsvRow for GameResult {
     }
 }
 
+impl GameResult {
+    /// The whole game of `prefix` (a game stopped where its position was saved, see
+    /// [`Limits::save_at_lines`]) and `rest` (the game played on from that position): the
+    /// end as `rest` has it, the counts of both parts added, and the scores at levels 19, 29
+    /// and 39 from the part that reached them first. `frames` leaves out the few frames
+    /// between the prefix's last clear and the saved spawn.
+    pub fn continued(prefix: &GameResult, rest: &GameResult) -> GameResult {
+        let mut before = rest.before;
+        for (i, lv) in [19u8, 29, 39].iter().enumerate() {
+            if prefix.level >= *lv {
+                before[i] = prefix.before[i];
+            }
+        }
+        let mut decisions = prefix.decisions.clone();
+        decisions.merge(&rest.decisions);
+        GameResult {
+            index: prefix.index,
+            score: rest.score,
+            capped_score: rest.capped_score,
+            lines: rest.lines,
+            level: rest.level,
+            pieces: prefix.pieces + rest.pieces,
+            frames: prefix.frames + rest.frames,
+            tetrises: prefix.tetrises + rest.tetrises,
+            tetris_lines: prefix.tetris_lines + rest.tetris_lines,
+            before,
+            cleared: rest.cleared,
+            topped_out: rest.topped_out,
+            decisions,
+            position: None,
+        }
+    }
+}
+
 /// When a headless game stops early.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
@@ -255,6 +289,8 @@ pub struct ReportSetup {
     pub position: Option<String>,
     /// Whether that is a position file (a departure) rather than an engine snapshot.
     pub position_departure: bool,
+    /// The folder of saved games the games continue, if any (`bench --continue`).
+    pub continued_from: Option<String>,
 }
 
 /// The 1st, 5th, 10th, 25th, 50th, 75th, 90th, 95th and 99th percentiles of sorted values,
@@ -347,6 +383,9 @@ pub fn report(results: &[GameResult], s: &ReportSetup, wall: Duration) -> serde_
         "decision_ms_p99": times.percentile_ms(99.0),
         "wall_seconds": wall.as_secs_f64(),
     });
+    if let Some(c) = &s.continued_from {
+        v["continued_from"] = c.clone().into();
+    }
     if let Some(p) = &s.position {
         v["position"] = p.clone().into();
         if s.position_departure {

@@ -105,6 +105,142 @@ pub struct Position {
     pub lines: u32,
     /// Score.
     pub score: u64,
+    /// The engine's counters at the piece's spawn, when the file has them (`state ...`, what
+    /// `bench --save-positions` writes): the game then goes on with this generator and these
+    /// timers, exactly as the game it was saved from (but for the colours of the blocks
+    /// already down: the file keeps cells, not tiles), instead of the session's.
+    pub state: Option<EngineState>,
+}
+
+/// The engine's counters that a position's board and pieces leave out, as at a spawn: with
+/// them a game started from the position is the saved game itself from that frame on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineState {
+    /// `rng_seed` ($17-$18).
+    pub rng: u16,
+    /// `spawnCount` ($1A).
+    pub spawn_count: u8,
+    /// `frameCounter` ($B1-$B2).
+    pub frame_counter: u16,
+    /// `fallTimer` ($65).
+    pub fall_timer: u8,
+    /// `autorepeatX` ($66).
+    pub das: u8,
+    /// `autorepeatY` ($6E).
+    pub ary: i8,
+    /// `holdDownPoints` ($6F).
+    pub hold_down_points: u8,
+    /// `vramRow` ($69).
+    pub vram_row: u8,
+    /// `tetriminoX` ($60).
+    pub x: u8,
+    /// `tetriminoY` ($61).
+    pub y: u8,
+}
+
+impl EngineState {
+    /// The keys of a `state` line, in the order they are written.
+    pub const KEYS: [&'static str; 10] = [
+        "rng",
+        "spawn_count",
+        "frame_counter",
+        "fall_timer",
+        "das",
+        "ary",
+        "hold_down_points",
+        "vram_row",
+        "x",
+        "y",
+    ];
+
+    fn values(&self) -> [i64; 10] {
+        [
+            self.rng as i64,
+            self.spawn_count as i64,
+            self.frame_counter as i64,
+            self.fall_timer as i64,
+            self.das as i64,
+            self.ary as i64,
+            self.hold_down_points as i64,
+            self.vram_row as i64,
+            self.x as i64,
+            self.y as i64,
+        ]
+    }
+
+    /// The `state` line's values (`rng 4660 spawn_count 17 ...`).
+    pub fn to_text(&self) -> String {
+        Self::KEYS
+            .iter()
+            .zip(self.values())
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Reads the words after `state`: every key once, each with a number in its range.
+    fn parse(line: usize, words: &[&str]) -> Result<EngineState, PositionError> {
+        let mut v: [Option<i64>; 10] = [None; 10];
+        let ranges: [(i64, i64); 10] = [
+            (0, 0xFFFF),
+            (0, 255),
+            (0, 0xFFFF),
+            (0, 255),
+            (0, 255),
+            (-128, 127),
+            (0, 255),
+            (0, 255),
+            (0, 255),
+            (0, 255),
+        ];
+        if words.len() % 2 != 0 {
+            return Err(err(line, "state: expected pairs of a key and a number"));
+        }
+        for pair in words.chunks(2) {
+            let Some(i) = Self::KEYS.iter().position(|k| *k == pair[0]) else {
+                return Err(err(
+                    line,
+                    format!(
+                        "state: unknown key {:?}: expected {}",
+                        pair[0],
+                        Self::KEYS.join(", ")
+                    ),
+                ));
+            };
+            if v[i].is_some() {
+                return Err(err(line, format!("state: {} is given twice", pair[0])));
+            }
+            let (lo, hi) = ranges[i];
+            match pair[1].parse::<i64>() {
+                Ok(n) if (lo..=hi).contains(&n) => v[i] = Some(n),
+                _ => {
+                    return Err(err(
+                        line,
+                        format!(
+                            "state: {} {:?} is not a number in {lo}..={hi}",
+                            pair[0], pair[1]
+                        ),
+                    ))
+                }
+            }
+        }
+        if let Some(i) = v.iter().position(Option::is_none) {
+            return Err(err(line, format!("state: {} is missing", Self::KEYS[i])));
+        }
+        let n = |i: usize| v[i].expect("checked");
+        Ok(EngineState {
+            rng: n(0) as u16,
+            spawn_count: n(1) as u8,
+            frame_counter: n(2) as u16,
+            fall_timer: n(3) as u8,
+            das: n(4) as u8,
+            ary: n(5) as i8,
+            hold_down_points: n(6) as u8,
+            vram_row: n(7) as u8,
+            x: n(8) as u8,
+            y: n(9) as u8,
+        })
+    }
 }
 
 /// A position file that cannot be read: the line (1-based; 0 for the file as a whole) and
@@ -216,6 +352,7 @@ impl Position {
             level,
             lines,
             score,
+            state: None,
         };
         p.check()?;
         Ok(p)
@@ -244,6 +381,7 @@ impl Position {
         let mut rows: Option<[u16; 20]> = None;
         let (mut piece_kind, mut next) = (None, None);
         let (mut level, mut lines, mut score) = (None, None, None);
+        let mut state: Option<EngineState> = None;
         let mut it = text.lines().enumerate().map(|(i, l)| (i + 1, l));
         let mut board_line = 0;
         while let Some((n, raw)) = it.next() {
@@ -260,6 +398,13 @@ impl Position {
             }
             let mut words = line.split_whitespace();
             let key = words.next().unwrap_or("");
+            if key == "state" {
+                if state.is_some() {
+                    return Err(err(n, "state is given twice"));
+                }
+                state = Some(EngineState::parse(n, &words.collect::<Vec<_>>())?);
+                continue;
+            }
             let value = words.next();
             if words.next().is_some() {
                 return Err(err(n, format!("{key}: one value expected, found more")));
@@ -275,7 +420,7 @@ impl Position {
                     return Err(err(
                         n,
                         format!(
-                        "unknown key {key:?}: expected level, lines, score, piece, next or board"
+                        "unknown key {key:?}: expected level, lines, score, piece, next, board or state"
                     ),
                     ))
                 }
@@ -313,6 +458,7 @@ impl Position {
             level: level.unwrap_or(18),
             lines: lines.unwrap_or(0),
             score: score.unwrap_or(0),
+            state,
         };
         p.check().map_err(|e| err(board_line, e))?;
         Ok(p)
@@ -416,6 +562,18 @@ impl Position {
             level: game.level,
             lines: game.lines_value(),
             score: game.score_uncapped,
+            state: Some(EngineState {
+                rng: game.rng,
+                spawn_count: game.spawn_count,
+                frame_counter: game.frame_counter,
+                fall_timer: game.fall_timer,
+                das: game.autorepeat_x,
+                ary: game.autorepeat_y,
+                hold_down_points: game.hold_down_points,
+                vram_row: game.vram_row,
+                x: game.x,
+                y: game.y,
+            }),
         })
     }
 
@@ -432,6 +590,9 @@ impl Position {
         if self.next.is_none() {
             s = s.replace("next ?\n", "");
         }
+        if let Some(st) = &self.state {
+            s = s.replace("\nboard\n", &format!("\nstate {}\nboard\n", st.to_text()));
+        }
         for &row in &self.rows {
             for x in 0..10 {
                 s.push(if row & (1 << x) != 0 { '#' } else { '.' });
@@ -447,11 +608,23 @@ impl Position {
         let spawn = self.piece.spawn();
         // A game needs a next piece; an unknown one is shown as a T.
         let next: Orientation = self.next.unwrap_or(PieceKind::T).spawn();
-        let snapshot = Snapshot {
+        let st = self.state.unwrap_or(EngineState {
             rng: start.rng,
-            spawn_id: next as u8,
             spawn_count: start.spawn_count,
             frame_counter: start.frame_counter,
+            fall_timer: 0,
+            das: 0,
+            ary: 0,
+            hold_down_points: 0,
+            vram_row: 32,
+            x: 5,
+            y: 0,
+        });
+        let snapshot = Snapshot {
+            rng: st.rng,
+            spawn_id: next as u8,
+            spawn_count: st.spawn_count,
+            frame_counter: st.frame_counter,
             game_type: 0,
             start_height: 0,
             level: self.level,
@@ -459,14 +632,14 @@ impl Position {
             score: bcd::to_bcd(self.score.min(999_999)),
             piece: spawn as u8,
             next: next as u8,
-            x: 5,
-            y: 0,
+            x: st.x,
+            y: st.y,
             play_state: 1,
-            fall_timer: 0,
-            das: 0,
-            ary: 0,
-            hold_down_points: 0,
-            vram_row: 32,
+            fall_timer: st.fall_timer,
+            das: st.das,
+            ary: st.ary,
+            hold_down_points: st.hold_down_points,
+            vram_row: st.vram_row,
             game_over: false,
             paused: false,
             playfield: self.playfield(),
@@ -481,6 +654,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nestris_engine::buttons;
 
     #[test]
     fn round_trip_and_game() {
@@ -523,7 +697,15 @@ mod tests {
         let mut seen = 0;
         while seen < 5 && !g.game_over() {
             if g.piece_active() {
-                assert_eq!(Position::from_game(&g), Some(p.clone()));
+                let back = Position::from_game(&g).expect("a piece under control");
+                assert!(back.state.is_some());
+                assert_eq!(
+                    Position {
+                        state: None,
+                        ..back
+                    },
+                    p
+                );
                 seen += 1;
             }
             g.step(0);
@@ -538,6 +720,79 @@ mod tests {
         for _ in 0..200 {
             assert_eq!(Position::from_game(&b), None, "B-type");
             b.step(0);
+        }
+    }
+
+    /// A position saved with its engine state, written and read back, starts the saved game
+    /// itself: stepped with the same inputs, both games stay the same on every frame (but
+    /// for the tiles' colours of the blocks already down), whatever the session's start.
+    #[test]
+    fn a_saved_state_continues_the_game_exactly() {
+        let mut g = Game::start(StartConfig::from_seed(
+            5,
+            18,
+            nestris_engine::GameType::A,
+            0,
+        ));
+        let input =
+            |f: u64| [0u8, buttons::RIGHT, 0, buttons::A, 0, buttons::LEFT][(f % 6) as usize];
+        let (mut f, mut spawns) = (0u64, 0);
+        // Some pieces in, at a spawn.
+        loop {
+            let was = g.piece_active();
+            g.step(input(f));
+            f += 1;
+            if !was && g.piece_active() {
+                spawns += 1;
+                if spawns == 6 {
+                    break;
+                }
+            }
+        }
+        let saved = Position::from_game(&g).expect("a spawn");
+        let text = saved.to_text();
+        assert!(text.contains("\nstate rng "), "{text}");
+        let read = Position::parse(&text).expect("reads back");
+        assert_eq!(read, saved);
+        let mut h = read.game(&StartConfig::from_seed(
+            99,
+            0,
+            nestris_engine::GameType::A,
+            0,
+        ));
+        for _ in 0..3000 {
+            // The file keeps which cells are filled, not their tiles (colours).
+            let (a, b) = (h.snapshot(), g.snapshot());
+            assert_eq!(
+                a.playfield.visible_rows(),
+                b.playfield.visible_rows(),
+                "frame {f}"
+            );
+            assert_eq!(
+                Snapshot {
+                    playfield: b.playfield,
+                    ..a
+                },
+                b,
+                "frame {f}"
+            );
+            assert_eq!(h.score_uncapped, g.score_uncapped);
+            if g.game_over() {
+                break;
+            }
+            g.step(input(f));
+            h.step(input(f));
+            f += 1;
+        }
+        for bad in [
+            "state rng 1",
+            "state rng 70000 spawn_count 0 frame_counter 0 fall_timer 0 das 0 ary 0 hold_down_points 0 vram_row 0 x 5 y 0",
+            "state rng 1 spawn_count 0 frame_counter 0 fall_timer 0 das 0 ary 0 hold_down_points 0 vram_row 0 x 5",
+            "state rng 1 rng 2",
+            "state seed 1",
+        ] {
+            let t = text.replace(&text.lines().find(|l| l.starts_with("state")).unwrap().to_string(), bad);
+            assert!(Position::parse(&t).is_err(), "{bad}");
         }
     }
 

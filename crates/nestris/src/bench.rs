@@ -11,6 +11,7 @@ use anyhow::bail;
 use nestris_ai::{Ai, Evaluator};
 use nestris_session::bench::{self, Event, GameResult, Limits, ReportSetup, RunSpec};
 use nestris_session::classic::{ClassicAi, ClassicRow, ClassicRun};
+use nestris_session::gamecsv::CsvRow;
 use nestris_session::nes::NesAi;
 use nestris_session::Rules;
 
@@ -58,6 +59,14 @@ pub struct BenchArgs {
     /// The line count of `--save-positions` (1..=9999).
     #[arg(long, value_name = "LINES", requires = "save_positions")]
     pub save_positions_at: Option<u32>,
+    /// Go on with the games a `--save-positions FOLDER` run stopped at its line cap, each
+    /// from its saved state (the generator and timers included), so that game i here is game
+    /// i of that run played on: with the same AI, exactly the game a run without the cap
+    /// plays. The report covers whole games: the counts of the saved part (FOLDER's
+    /// results.csv) are added. For experiments on late phases: change the AI from there and
+    /// compare whole games, playing only what differs.
+    #[arg(long = "continue", value_name = "FOLDER", conflicts_with_all = ["position", "save_positions", "level"])]
+    pub continue_from: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub game: GameOptions,
     #[command(flatten)]
@@ -160,6 +169,13 @@ impl BenchArgs {
             v["position"] = path.display().to_string().into();
             v["position_crc32"] = format!("{crc:08x}").into();
         }
+        if let Some(dir) = &self.continue_from {
+            let results = dir.join(RESULTS_CSV);
+            let bytes = crate::readlimit::read(&results, crate::readlimit::max::LARGE)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", results.display()))?;
+            v["continue"] = dir.display().to_string().into();
+            v["continue_crc32"] = format!("{:08x}", crc32fast::hash(&bytes)).into();
+        }
         if let Some(path) = &self.ai.weights {
             // The same file name with other weights gives other games.
             let bytes = crate::readlimit::read(path, crate::readlimit::max::SMALL)
@@ -194,6 +210,7 @@ impl BenchArgs {
             fourth_ply: self.ai.fourth_ply_label(),
             playouts: self.ai.playouts_label(),
             position: self.game.position.as_ref().map(|p| p.display().to_string()),
+            continued_from: self.continue_from.as_ref().map(|p| p.display().to_string()),
             position_departure: self
                 .game
                 .position()
@@ -243,6 +260,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         ..Limits::default()
     };
     let saver = PositionSaver::new(args)?;
+    let cont = match &args.continue_from {
+        Some(dir) => Some(Continuation::read(dir, args)?),
+        None => None,
+    };
     let progress = Progress::new(args.games);
     let setup = args.setup();
     let (v, run_interrupted, table): (_, _, fn(&serde_json::Value)) = match setup.rules {
@@ -253,6 +274,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 |i, stop| {
                     let mut ai = NesAi(Ai::new(cfg.clone()));
                     let departure = randomizers.as_ref().map(|d| d[i as usize].clone());
+                    if let Some(c) = &cont {
+                        return c.play(i, args, &mut ai, &limits, stop);
+                    }
                     let r = bench::play(args.game.nes(i, departure), &mut ai, i, &limits, stop)?;
                     if let Some(s) = &saver {
                         s.save(&r);
@@ -298,9 +322,114 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     Ok(code)
 }
 
+/// The file of a `--save-positions` folder with every game's line (the games CSV format).
+pub const RESULTS_CSV: &str = "results.csv";
+
+/// The name of game `i`'s saved position in a `--save-positions` folder.
+fn saved_name(i: u64) -> String {
+    format!("game-{i:06}.txt")
+}
+
+/// The games of a `--save-positions` folder, to go on with (`--continue`).
+struct Continuation {
+    /// Each game's line from the saving run, by game index.
+    prefix: std::collections::HashMap<u64, GameResult>,
+    /// Each saved position (with its engine state), by game index.
+    positions: std::collections::HashMap<u64, nestris_session::position::Position>,
+}
+
+impl Continuation {
+    /// Reads the folder: its results.csv (from a run stopped at the line count it saved
+    /// at) and the position file of every game that got there.
+    fn read(dir: &std::path::Path, args: &BenchArgs) -> anyhow::Result<Continuation> {
+        use nestris_session::gamecsv::OPTIONS_PREFIX;
+        let name = dir.join(RESULTS_CSV);
+        let shown = name.display();
+        let text = crate::readlimit::read_to_string(&name, crate::readlimit::max::LARGE)
+            .map_err(|e| anyhow::anyhow!("--continue: cannot read {shown}: {e} (a folder written by bench --save-positions)"))?;
+        let mut lines = text.lines();
+        let options: serde_json::Value = lines
+            .next()
+            .and_then(|l| l.strip_prefix(OPTIONS_PREFIX))
+            .and_then(|j| serde_json::from_str(j).ok())
+            .ok_or_else(|| {
+                anyhow::anyhow!("--continue: {shown} line 1 is not the options line of a bench CSV")
+            })?;
+        let at = options["save_positions_at"].as_u64().unwrap_or(0);
+        let cap = options["line_cap"].as_u64().unwrap_or(0);
+        if at == 0 || cap != at {
+            bail!("--continue: {shown}: the games were not stopped where they were saved (line cap {cap}, saved at {at} lines), so they cannot be continued");
+        }
+        if lines.next() != Some(GameResult::COLUMNS) {
+            bail!("--continue: {shown} line 2: not the columns of this version's bench CSV");
+        }
+        let columns = GameResult::COLUMNS.split(',').count();
+        let mut prefix = std::collections::HashMap::new();
+        for (n, line) in lines.enumerate() {
+            let n = n + 3;
+            let fields: Vec<&str> = line.split(',').collect();
+            if fields.len() != columns {
+                bail!(
+                    "--continue: {shown} line {n}: {} fields, expected {columns}",
+                    fields.len()
+                );
+            }
+            let r = GameResult::parse(&fields)
+                .map_err(|e| anyhow::anyhow!("--continue: {shown} line {n}: {e}"))?;
+            if prefix.insert(r.index, r).is_some() {
+                bail!("--continue: {shown} line {n}: a game given twice");
+            }
+        }
+        let mut positions = std::collections::HashMap::new();
+        for i in 0..args.games {
+            if !prefix.contains_key(&i) {
+                bail!("--continue: {shown} has no game {i} (it holds {} games; ask for fewer with --games)", prefix.len());
+            }
+            let file = dir.join(saved_name(i));
+            if !file.exists() {
+                // The game ended before it got there: its saved part is the whole game.
+                continue;
+            }
+            let text = crate::readlimit::read_to_string(&file, crate::readlimit::max::SMALL)
+                .map_err(|e| anyhow::anyhow!("--continue: cannot read {}: {e}", file.display()))?;
+            let p = nestris_session::position::Position::parse(&text).map_err(|e| {
+                anyhow::anyhow!("--continue: position file {}: {e}", file.display())
+            })?;
+            if p.state.is_none() || p.next.is_none() {
+                bail!("--continue: position file {}: no `state` or `next` line: it cannot go on as the saved game", file.display());
+            }
+            positions.insert(i, p);
+        }
+        Ok(Continuation { prefix, positions })
+    }
+
+    /// Game `i`: the saved game played on and added to its saved part, or the saved part
+    /// alone when it ended before the save.
+    fn play(
+        &self,
+        i: u64,
+        args: &BenchArgs,
+        ai: &mut NesAi,
+        limits: &Limits,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<GameResult> {
+        let prefix = &self.prefix[&i];
+        let Some(p) = self.positions.get(&i) else {
+            return Some(prefix.clone());
+        };
+        let mut game = p.game(&args.game.start_config(i));
+        game.set_double_killscreen(args.game.double_killscreen);
+        let nes = nestris_session::nes::Nes::new(game, None);
+        let rest = bench::play(nes, ai, i, limits, stop)?;
+        Some(GameResult::continued(prefix, &rest))
+    }
+}
+
 /// Writes the positions of `--save-positions` as games end.
 struct PositionSaver {
     dir: std::path::PathBuf,
+    /// Every game's line as it ends ([`RESULTS_CSV`]), for `--continue`.
+    results: std::sync::Mutex<nestris_session::gamecsv::GamesCsv>,
     /// `--seed` and `--save-positions-at`, for the files' first line.
     seed: u64,
     at: u32,
@@ -332,8 +461,15 @@ impl PositionSaver {
                 dir.display()
             )
         })?;
+        let mut options = args.csv_options()?;
+        options["save_positions_at"] = at.into();
+        let results = nestris_session::gamecsv::GamesCsv::create::<GameResult>(
+            &dir.join(RESULTS_CSV),
+            &options,
+        )?;
         Ok(Some(PositionSaver {
             dir: dir.clone(),
+            results: std::sync::Mutex::new(results),
             seed: args.game.seed,
             at,
             written: std::sync::Mutex::new((0, None)),
@@ -342,8 +478,17 @@ impl PositionSaver {
 
     /// Writes game `r`'s position, if it saved one (a write error is kept for the end).
     fn save(&self, r: &GameResult) {
+        let appended = self
+            .results
+            .lock()
+            .expect("results lock")
+            .append(&r.to_line());
+        if let Err(e) = appended {
+            let mut w = self.written.lock().expect("positions lock");
+            w.1.get_or_insert(nestris_session::bench::error_chain(&e));
+        }
         let Some(p) = &r.position else { return };
-        let path = self.dir.join(format!("game-{:06}.txt", r.index));
+        let path = self.dir.join(saved_name(r.index));
         let text = format!(
             "# game {} of a bench run (seed {}), at its first spawn with at least {} lines\n{}",
             r.index,
@@ -513,6 +658,9 @@ fn print_table(v: &serde_json::Value) {
         } else {
             println!("position           {p} (an engine snapshot: every game starts there)");
         }
+    }
+    if let Some(c) = v["continued_from"].as_str() {
+        println!("continued from     {c} (the saved games played on from their saved states)");
     }
     if let Some(n) = v["positions_saved"].as_u64() {
         println!(

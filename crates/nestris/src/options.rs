@@ -27,9 +27,9 @@ pub struct GameOptions {
     /// Start every game from the position in FILE (board, current and next piece, level,
     /// lines, score; see the README): a departure from the original game, labelled as one.
     /// Or from an engine snapshot: a reference trace (.jsonl.gz), whose header state every
-    /// game starts from (not a departure). Or a folder of position files (such as `bench
-    /// --save-positions` writes): game i starts from the i-th file by name, from the first
-    /// again after the last. NES rules, A-type only; it sets the level (no --level).
+    /// game starts from (not a departure). Or a folder of position files `*.txt` (such as
+    /// `bench --save-positions` writes): game i starts from the i-th file by name, from the
+    /// first again after the last. NES rules, A-type only; it sets the level (no --level).
     #[arg(long, value_name = "FILE")]
     pub position: Option<std::path::PathBuf>,
     /// What --position holds, read once: one start point, or a folder's.
@@ -43,8 +43,8 @@ pub const MAX_POSITION_FILE: u64 = 256 << 20;
 /// Most files a `--position` folder may hold.
 pub const MAX_POSITION_FILES: usize = 100_000;
 
-/// The files of a `--position` folder: every regular file whose name does not start with
-/// `.`, in name order; refused when there are none or more than [`MAX_POSITION_FILES`].
+/// The files of a `--position` folder: every regular file named `*.txt` (not `.*`), in name
+/// order; refused when there are none or more than [`MAX_POSITION_FILES`].
 fn position_folder_files(dir: &std::path::Path) -> anyhow::Result<Vec<std::path::PathBuf>> {
     let mut files = Vec::new();
     let entries = std::fs::read_dir(dir)
@@ -52,7 +52,8 @@ fn position_folder_files(dir: &std::path::Path) -> anyhow::Result<Vec<std::path:
     for e in entries {
         let e = e.with_context(|| format!("cannot read the position folder {}", dir.display()))?;
         let name = e.file_name();
-        if name.to_string_lossy().starts_with('.') || !e.path().is_file() {
+        let name = name.to_string_lossy();
+        if name.starts_with('.') || !name.ends_with(".txt") || !e.path().is_file() {
             continue;
         }
         files.push(e.path());
@@ -64,7 +65,10 @@ fn position_folder_files(dir: &std::path::Path) -> anyhow::Result<Vec<std::path:
         }
     }
     if files.is_empty() {
-        bail!("position folder {}: no position files in it", dir.display());
+        bail!(
+            "position folder {}: no position files (*.txt) in it",
+            dir.display()
+        );
     }
     files.sort();
     Ok(files)

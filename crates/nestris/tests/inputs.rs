@@ -350,9 +350,18 @@ fn options_are_checked_alike() {
             "--fourth-ply-max-height 21 is out of range",
         ),
         (["--fourth-ply-until", "256"], "256 is not in 0..=255"),
-        (["--rollout-death", "0"], "--rollout-death 0 is out of range"),
-        (["--rollout-death", "NaN"], "--rollout-death NaN is out of range"),
-        (["--rollout-death", "1e10"], "--rollout-death 10000000000 is out of range"),
+        (
+            ["--rollout-death", "0"],
+            "--rollout-death 0 is out of range",
+        ),
+        (
+            ["--rollout-death", "NaN"],
+            "--rollout-death NaN is out of range",
+        ),
+        (
+            ["--rollout-death", "1e10"],
+            "--rollout-death 10000000000 is out of range",
+        ),
     ] {
         let (code, _, err) = nestris(&["bench", "--games", "1", args[0], args[1]]);
         assert_eq!(code, 2, "{err}");

@@ -345,8 +345,14 @@ fn bench_saves_phase_positions_that_start_games_from_a_folder() {
     names.sort();
     assert_eq!(
         names,
-        ["game-000000.txt", "game-000001.txt", "game-000002.txt"]
+        [
+            "game-000000.txt",
+            "game-000001.txt",
+            "game-000002.txt",
+            "results.csv"
+        ]
     );
+    names.pop();
     for n in &names {
         let text = std::fs::read_to_string(saved.join(n)).expect("read");
         let lines: u32 = text
@@ -381,13 +387,13 @@ fn bad_position_folders_and_save_options_are_refused() {
     let s = |p: &Path| p.to_string_lossy().into_owned();
     assert_refused(
         &["bench", "--games", "1", "--position", &s(&empty)],
-        "no position files in it",
+        "no position files (*.txt) in it",
     );
     // A file of the folder that is not a position is refused by name and line (the
-    // repository's folder of positions holds a README).
+    // repository's folder of positions holds bad ones; its README is not a `.txt`).
     assert_refused(
         &["bench", "--games", "1", "--position", &s(&dir())],
-        "README.md: line 1:",
+        "/bad-",
     );
     let file_path = tmp.join("file.txt");
     std::fs::write(&file_path, "x").unwrap();
@@ -421,4 +427,74 @@ fn bad_position_folders_and_save_options_are_refused() {
         assert_refused(&[&["bench", "--games", "1"][..], &args[..]].concat(), want);
     }
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// The columns of a games CSV line but `frames` (a continued game leaves out the few frames
+/// between its saved part's last clear and the saved spawn) and the decision times.
+fn without_frames(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            [&f[..6], &f[7..]].concat().join(",")
+        })
+        .collect()
+}
+
+#[test]
+fn continued_games_are_the_games_played_through() {
+    let dir = scratch("continue");
+    let s = |p: &Path| p.to_string_lossy().into_owned();
+    let saved = s(&dir.join("at20"));
+    let (whole, cont) = (dir.join("whole.csv"), dir.join("cont.csv"));
+    let run = |extra: &[&str]| {
+        stdout(&[&["bench", "--games", "3", "--threads", "1"][..], extra].concat())
+    };
+    run(&[
+        "--line-cap",
+        "20",
+        "--save-positions",
+        &saved,
+        "--save-positions-at",
+        "20",
+    ]);
+    run(&["--line-cap", "44", "--games-csv", &s(&whole)]);
+    let out = run(&[
+        "--line-cap",
+        "44",
+        "--continue",
+        &saved,
+        "--games-csv",
+        &s(&cont),
+    ]);
+    assert!(out.contains("continued from"), "{out}");
+    assert_eq!(
+        without_frames(&csv_games(&whole)),
+        without_frames(&csv_games(&cont))
+    );
+    // Bad folders: no results file; games that went on past their saved positions.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    assert_refused(
+        &["bench", "--games", "1", "--continue", &s(&empty)],
+        "results.csv",
+    );
+    let past = s(&dir.join("past"));
+    run(&[
+        "--line-cap",
+        "30",
+        "--save-positions",
+        &past,
+        "--save-positions-at",
+        "20",
+    ]);
+    assert_refused(
+        &["bench", "--games", "1", "--continue", &past],
+        "were not stopped where they were saved",
+    );
+    assert_refused(
+        &["bench", "--games", "9", "--continue", &saved],
+        "has no game 3",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
