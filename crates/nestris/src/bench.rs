@@ -343,6 +343,12 @@ impl Continuation {
     /// at) and the position file of every game that got there.
     fn read(dir: &std::path::Path, args: &BenchArgs) -> anyhow::Result<Continuation> {
         use nestris_session::gamecsv::OPTIONS_PREFIX;
+        if args.rules.rules != crate::options::RulesArg::Nes
+            || args.rules.is_departure()
+            || args.game.game_type != TypeArg::A
+        {
+            bail!("--continue is for A-type games of the NES rules and the game's own picker");
+        }
         let name = dir.join(RESULTS_CSV);
         let shown = name.display();
         let text = crate::readlimit::read_to_string(&name, crate::readlimit::max::LARGE)

@@ -496,5 +496,17 @@ fn continued_games_are_the_games_played_through() {
         &["bench", "--games", "9", "--continue", &saved],
         "has no game 3",
     );
+    assert_refused(
+        &[
+            "bench",
+            "--games",
+            "1",
+            "--continue",
+            &saved,
+            "--rules",
+            "qbasic",
+        ],
+        "--continue is for A-type games of the NES rules",
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
