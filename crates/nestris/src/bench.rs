@@ -163,7 +163,7 @@ impl BenchArgs {
             "randomizer": self.rules.randomizer_spec().to_string(),
             "sega_next_game": format!("{:?}", self.rules.sega_next_game).to_lowercase(),
         });
-        if let Some((_, crc)) = self.game.position_files()? {
+        if let Some(crc) = self.game.position_crc32()? {
             // The same file (or folder) name with other positions gives other games.
             let path = self.game.position.as_ref().expect("a position");
             v["position"] = path.display().to_string().into();

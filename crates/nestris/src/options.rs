@@ -32,9 +32,11 @@ pub struct GameOptions {
     /// first again after the last. NES rules, A-type only; it sets the level (no --level).
     #[arg(long, value_name = "FILE")]
     pub position: Option<std::path::PathBuf>,
-    /// What --position holds, read once: one start point, or a folder's.
+    /// What --position holds, read once: one start point, or a folder's, with the CRC-32 of
+    /// what was read.
     #[arg(skip)]
-    pub position_cache: std::sync::OnceLock<Option<Vec<nestris_session::position::StartPoint>>>,
+    pub position_cache:
+        std::sync::OnceLock<Option<(Vec<nestris_session::position::StartPoint>, u32)>>,
 }
 
 /// Largest position file (a board is about 300 bytes; a trace may be a few MiB).
@@ -75,13 +77,15 @@ fn position_folder_files(dir: &std::path::Path) -> anyhow::Result<Vec<std::path:
 }
 
 /// Reads one start point file (a position, or a trace's header state); a position must name
-/// its next piece.
+/// its next piece. Its bytes go into `crc`.
 fn read_start_point(
     path: &std::path::Path,
+    crc: &mut crc32fast::Hasher,
 ) -> anyhow::Result<nestris_session::position::StartPoint> {
     use nestris_session::position::StartPoint;
     let bytes = nestris_session::readlimit::read(path, MAX_POSITION_FILE)
         .with_context(|| format!("cannot read the position file {}", path.display()))?;
+    crc.update(&bytes);
     let p = StartPoint::parse(&path.display().to_string(), &bytes)
         .with_context(|| format!("position file {}", path.display()))?;
     if matches!(&p, StartPoint::Position(p) if p.next.is_none()) {
@@ -94,14 +98,16 @@ fn read_start_point(
 }
 
 /// Reads every position file of a `--position` folder (positions only: a trace's state is
-/// one game's start, not a set).
+/// one game's start, not a set); each file's name and bytes go into `crc`.
 fn read_position_folder(
     dir: &std::path::Path,
+    crc: &mut crc32fast::Hasher,
 ) -> anyhow::Result<Vec<nestris_session::position::StartPoint>> {
     use nestris_session::position::StartPoint;
     let mut points = Vec::new();
     for f in position_folder_files(dir)? {
-        let p = read_start_point(&f)?;
+        crc.update(f.file_name().unwrap_or_default().as_encoded_bytes());
+        let p = read_start_point(&f, crc)?;
         if !matches!(p, StartPoint::Position(_)) {
             bail!(
                 "position folder {}: {} is a trace; a folder holds position files",
@@ -216,38 +222,30 @@ impl GameOptions {
 
     /// Every start point of `--position` (one for a file, a folder's files in name order).
     pub fn start_points(&self) -> anyhow::Result<Option<&[nestris_session::position::StartPoint]>> {
-        if let Some(p) = self.position_cache.get() {
-            return Ok(p.as_deref());
-        }
-        let parsed = match &self.position {
-            None => None,
-            Some(path) if path.is_dir() => Some(read_position_folder(path)?),
-            Some(path) => Some(vec![read_start_point(path)?]),
-        };
-        Ok(self.position_cache.get_or_init(|| parsed).as_deref())
+        Ok(self.read_position()?.map(|(p, _)| p.as_slice()))
     }
 
-    /// The position files of a `--position` folder, in name order, with the CRC-32 of their
-    /// names and contents (what the games depend on).
-    pub fn position_files(&self) -> anyhow::Result<Option<(Vec<std::path::PathBuf>, u32)>> {
-        let Some(path) = &self.position else {
-            return Ok(None);
-        };
-        let files = if path.is_dir() {
-            position_folder_files(path)?
-        } else {
-            vec![path.clone()]
-        };
-        let mut h = crc32fast::Hasher::new();
-        for f in &files {
-            let bytes = nestris_session::readlimit::read(f, MAX_POSITION_FILE)
-                .with_context(|| format!("cannot read the position file {}", f.display()))?;
-            if path.is_dir() {
-                h.update(f.file_name().unwrap_or_default().as_encoded_bytes());
-            }
-            h.update(&bytes);
+    /// The CRC-32 of what `--position` holds (a folder's file names and contents, in name
+    /// order; a file's contents): what the games depend on.
+    pub fn position_crc32(&self) -> anyhow::Result<Option<u32>> {
+        Ok(self.read_position()?.map(|(_, crc)| *crc))
+    }
+
+    /// `--position`, read once.
+    fn read_position(
+        &self,
+    ) -> anyhow::Result<Option<&(Vec<nestris_session::position::StartPoint>, u32)>> {
+        if let Some(p) = self.position_cache.get() {
+            return Ok(p.as_ref());
         }
-        Ok(Some((files, h.finalize())))
+        let mut crc = crc32fast::Hasher::new();
+        let parsed = match &self.position {
+            None => None,
+            Some(path) if path.is_dir() => Some(read_position_folder(path, &mut crc)?),
+            Some(path) => Some(vec![read_start_point(path, &mut crc)?]),
+        };
+        let parsed = parsed.map(|p| (p, crc.finalize()));
+        Ok(self.position_cache.get_or_init(|| parsed).as_ref())
     }
 
     /// Checks ranges; a clear message for each.
