@@ -10,7 +10,7 @@ use crate::board::{Board, ROWS};
 use crate::search::{BoardBefore, IReachPaths};
 
 /// Every feature, by name, with what it measures. Names are the weights file's keys.
-pub const FEATURES: [(&str, &str); 29] = [
+pub const FEATURES: [(&str, &str); 30] = [
     ("lines_cleared", "lines cleared by the placed pieces"),
     (
         "lock_height",
@@ -87,6 +87,11 @@ pub const FEATURES: [(&str, &str); 29] = [
     (
         "unreachable_columns",
         "columns a vertical I cannot reach at this level and tap speed",
+    ),
+    (
+        "surface",
+        "of the next 10 pieces, how many the nine columns beside the well are expected not to \
+         take without a hole (the surface table)",
     ),
 ];
 
@@ -689,6 +694,8 @@ pub struct Evaluator {
     need_rows: bool,
     need_wells: bool,
     need_reach: bool,
+    /// The surface table ([`crate::surface`]), computed on first use.
+    need_surface: bool,
     /// From this level, in games with the double killscreen on, `unreachable_columns`
     /// measures the vertical I's reach at its gravity, even before level 39 (the
     /// `[double_killscreen]` table from an earlier `from_level`, or the killscreen table
@@ -739,6 +746,7 @@ impl Evaluator {
         let need_rows = nz(&["row_transitions", "hidden_blocks"]);
         let need_wells = nz(&["well_cells", "deep_wells", "i_dependency"]);
         let need_reach = nz(&["unreachable_columns"]);
+        let need_surface = nz(&["surface"]);
         Evaluator {
             weights,
             need_columns,
@@ -747,6 +755,7 @@ impl Evaluator {
             need_rows,
             need_wells,
             need_reach,
+            need_surface,
             double_killscreen_reach_from: None,
             input: None,
             reach_empty: empty_reach_cache(),
@@ -781,6 +790,7 @@ impl Evaluator {
             need_rows: true,
             need_wells: true,
             need_reach: true,
+            need_surface: true,
             double_killscreen_reach_from: None,
             input: Some(crate::input::InputModel::default()),
             reach_empty: empty_reach_cache(),
@@ -942,6 +952,9 @@ impl Evaluator {
             }
         }
         f[25] = danger;
+        if self.need_surface || w.w[29] != 0.0 {
+            f[29] = crate::surface::shortfall(&h, well);
+        }
         if let Some(input) = &self.input {
             if self.need_reach || w.w[28] != 0.0 {
                 let level = match self.double_killscreen_reach_from {
@@ -1090,6 +1103,23 @@ mod tests {
         assert_eq!(feat(&b, "well_cells"), 3.0);
         // Column transitions: only column 1 (filled, empty, filled) has any: 2.
         assert_eq!(feat(&b2, "column_transitions"), 2.0);
+    }
+
+    #[test]
+    fn the_surface_feature_reads_the_table_beside_the_well() {
+        // Heights 3 1 2 0 1 1 1 2 0 1, the well on the right: columns 0-8 make the surface.
+        let b = board!["..........", "#.........", "#.#....#..", "###.####.#",];
+        let heights = [3, 1, 2, 0, 1, 1, 1, 2, 0, 1];
+        let expected = crate::surface::shortfall(&heights, 9);
+        assert_eq!(feat(&b, "surface"), expected);
+        assert!(expected > 0.0 && expected <= crate::surface::HORIZON as f64);
+        // A weights file turns it on like any feature: the evaluator's cost counts it.
+        let w = Weights::from_toml("[weights]\nholes = 1\nsurface = 2\n").unwrap();
+        let m = MoveSummary::default();
+        let e = Evaluator::new(w);
+        assert_eq!(e.cost(&b, &m), 2.0 * expected + feat(&b, "holes"));
+        // The default does not use it.
+        assert_eq!(Weights::default().get("surface"), 0.0);
     }
 
     #[test]

@@ -10,6 +10,8 @@ pub mod nes_reach;
 pub mod player;
 pub mod reach;
 pub mod search;
+pub mod surface;
+pub mod surface_vi;
 pub mod tune;
 
 pub use board::{Board, BoardError};

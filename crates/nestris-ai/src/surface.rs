@@ -1,0 +1,142 @@
+//! The surface table: how many of the next pieces a stack's surface can take without a hole.
+//!
+//! The surface is the nine columns beside the well, read as the eight height differences of
+//! neighbouring columns, each clamped to -3..=3 (7^8 = 5,764,801 surfaces). A surface's value
+//! is computed by value iteration over [`HORIZON`] pieces: the expected number of the next
+//! pieces, each drawn from the seven with equal chance, that can be placed flat on the surface
+//! (every cell of the piece's underside resting on a column top: no hole), placing each where
+//! the rest of the run is longest; the I piece may always go into the well and leave the
+//! surface as it was. A surface that cannot take some piece loses that piece's share of the
+//! run. The evaluation's `surface` feature is `HORIZON` minus that value: the pieces short of
+//! a full run.
+//!
+//! The idea is StackRabbit's (a table over 7^8 clamped surfaces, filled by value iteration, as
+//! in acervus); the code and the piece model here are our own. Line clears do not change a
+//! surface (every column falls by the same count), reach and spins are not modelled, and a
+//! difference clamped at 3 stands for a cliff of any depth.
+//!
+//! The table is made by the crate's build script (`build.rs`, running
+//! [`surface_vi`](crate::surface_vi)'s value iteration: about 7 s of CPU, on every core) and
+//! embedded in the library, one byte per surface (the value in 25ths of a piece, 5.8 MB):
+//! nothing to load or compute at run time. Each surface's value depends only on the
+//! previous iteration, so the table is the same on any machine and thread count.
+
+use crate::surface_vi::{BASE, CLAMP, DIFFS};
+pub use crate::surface_vi::{HORIZON, QUANTA, SURFACES};
+
+/// The table the build script made: one byte per surface, its value times [`QUANTA`].
+static TABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/surface.bin"));
+
+/// Expected pieces placed without a hole, out of [`HORIZON`], from a surface
+/// ([`surface_index`]).
+#[inline]
+pub fn value(index: usize) -> f32 {
+    TABLE[index] as f32 / QUANTA
+}
+
+/// The `surface` feature of a board's column heights: [`HORIZON`] minus the value of the
+/// nine columns beside the well, read away from it (the table is symmetric: the piece set is
+/// its own mirror image).
+#[inline]
+pub fn shortfall(heights: &[u32; 10], well: usize) -> f64 {
+    (HORIZON as f64 * QUANTA as f64 - TABLE[surface_index(heights, well)] as f64) / QUANTA as f64
+}
+
+/// The table index of the nine columns beside the well (the well at 0 or 9 reads them away
+/// from it; a middle well reads the columns on both sides of it as one surface).
+#[inline]
+pub fn surface_index(heights: &[u32; 10], well: usize) -> usize {
+    let mut cols = [0i32; 9];
+    let mut n = 0;
+    if well == 0 {
+        for x in (1..10).rev() {
+            cols[n] = heights[x] as i32;
+            n += 1;
+        }
+    } else {
+        for (x, &h) in heights.iter().enumerate() {
+            if x != well && n < 9 {
+                cols[n] = h as i32;
+                n += 1;
+            }
+        }
+    }
+    let mut index = 0usize;
+    for j in (0..DIFFS).rev() {
+        let d = (cols[j + 1] - cols[j]).clamp(-CLAMP, CLAMP);
+        index = index * BASE + (d + CLAMP) as usize;
+    }
+    index
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::surface_vi::compute;
+
+    fn embedded(h: [u32; 10]) -> f32 {
+        value(surface_index(&h, 9))
+    }
+
+    #[test]
+    fn the_embedded_table_is_the_full_one() {
+        assert_eq!(TABLE.len(), SURFACES);
+        // A flat surface takes every piece but S and Z (the first piece's 5/7 and the
+        // same loss later, less what a run recovers).
+        let flat = embedded([4; 10]);
+        assert!((6.0..7.5).contains(&flat), "{flat}");
+        assert!((shortfall(&[4; 10], 9) - (HORIZON as f32 - flat) as f64).abs() < 1e-5);
+    }
+
+    #[test]
+    fn a_flat_surface_takes_every_piece_but_s_and_z() {
+        // One piece ahead: T, J, O, L and I fit a flat surface; S and Z leave a hole.
+        let one = compute(1);
+        let flat = surface_index(&[4; 10], 9);
+        assert!((one[flat] - 5.0 / 7.0).abs() < 1e-6);
+        // Steps for S and Z on the left: every piece fits.
+        let steps = surface_index(&[5, 4, 4, 4, 4, 4, 4, 5, 5, 0], 9);
+        assert!((one[steps] - 1.0).abs() < 1e-6, "{}", one[steps]);
+    }
+
+    #[test]
+    fn jagged_surfaces_are_worth_less() {
+        let good = embedded([5, 4, 4, 4, 4, 4, 4, 5, 5, 0]);
+        let two_wide = embedded([5, 4, 4, 4, 4, 4, 4, 8, 5, 0]);
+        let spiky = embedded([0, 6, 0, 6, 0, 6, 0, 6, 0, 0]);
+        assert!(
+            good > two_wide && two_wide > spiky,
+            "{good} {two_wide} {spiky}"
+        );
+        // Only the I (into the well, or into the pits) fits the spikes: one piece in seven
+        // each time, so at most 1/7 of a run of 10 plus change.
+        assert!(spiky < 1.0 + 1e-6, "{spiky}");
+    }
+
+    #[test]
+    fn the_well_side_reads_as_a_mirror() {
+        let right = [3, 4, 4, 6, 2, 2, 3, 3, 1, 0];
+        let mut left = right;
+        left.reverse();
+        assert_eq!(surface_index(&right, 9), surface_index(&left, 0));
+        // Mirror-image surfaces are worth the same: the piece set is its own mirror.
+        let mut mirrored = [0u32; 10];
+        for x in 0..9 {
+            mirrored[x] = right[8 - x];
+        }
+        assert_eq!(embedded(right), embedded(mirrored));
+    }
+
+    #[test]
+    fn clamping_reads_cliffs_as_three() {
+        let a = surface_index(&[0, 9, 9, 9, 9, 9, 9, 9, 9, 0], 9);
+        let b = surface_index(&[6, 9, 9, 9, 9, 9, 9, 9, 9, 0], 9);
+        assert_eq!(a, b);
+        assert!(a < SURFACES);
+        // The differences are the digits, the first the lowest: 3 x 6, 2, 0 (offset by 3).
+        let up = surface_index(&[0, 3, 6, 9, 12, 15, 18, 20, 20, 0], 9);
+        let digits = [3, 3, 3, 3, 3, 3, 2, 0].map(|d: i32| (d + CLAMP) as usize);
+        assert_eq!(digits.len(), DIFFS);
+        assert_eq!(up, digits.iter().rev().fold(0, |i, &d| i * BASE + d));
+    }
+}
