@@ -129,7 +129,7 @@ impl GameResult {
             cleared: rest.cleared,
             topped_out: rest.topped_out,
             decisions,
-            position: None,
+            position: rest.position.clone(),
         }
     }
 }

@@ -64,8 +64,10 @@ pub struct BenchArgs {
     /// i of that run played on: with the same AI, exactly the game a run without the cap
     /// plays. The report covers whole games: the counts of the saved part (FOLDER's
     /// results.csv) are added. For experiments on late phases: change the AI from there and
-    /// compare whole games, playing only what differs.
-    #[arg(long = "continue", value_name = "FOLDER", conflicts_with_all = ["position", "save_positions", "level"])]
+    /// compare whole games, playing only what differs. With `--save-positions` (at a later
+    /// line count), the games are saved again there with their whole counts: a chain of
+    /// phase positions (at 230 lines, then from there at 330).
+    #[arg(long = "continue", value_name = "FOLDER", conflicts_with_all = ["position", "level"])]
     pub continue_from: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub game: GameOptions,
@@ -275,7 +277,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                     let mut ai = NesAi(Ai::new(cfg.clone()));
                     let departure = randomizers.as_ref().map(|d| d[i as usize].clone());
                     if let Some(c) = &cont {
-                        return c.play(i, args, &mut ai, &limits, stop);
+                        // Saving again, later in the game: the whole game's counts go to
+                        // the new folder's results.csv, so it can be continued in turn.
+                        let r = c.play(i, args, &mut ai, &limits, stop)?;
+                        if let Some(s) = &saver {
+                            s.save(&r);
+                        }
+                        return Some(r);
                     }
                     let r = bench::play(args.game.nes(i, departure), &mut ai, i, &limits, stop)?;
                     if let Some(s) = &saver {
@@ -365,6 +373,9 @@ impl Continuation {
         let cap = options["line_cap"].as_u64().unwrap_or(0);
         if at == 0 || cap != at {
             bail!("--continue: {shown}: the games were not stopped where they were saved (line cap {cap}, saved at {at} lines), so they cannot be continued");
+        }
+        if let Some(again) = args.save_positions_at.filter(|&a| u64::from(a) <= at) {
+            bail!("--save-positions-at {again}: the games of --continue {} start at {at} lines; save them later in the game", dir.display());
         }
         if lines.next() != Some(GameResult::COLUMNS) {
             bail!("--continue: {shown} line 2: not the columns of this version's bench CSV");

@@ -472,6 +472,48 @@ fn continued_games_are_the_games_played_through() {
         without_frames(&csv_games(&whole)),
         without_frames(&csv_games(&cont))
     );
+    // A chain: continued from 20 lines and saved again at 32, then continued from there:
+    // the same whole games.
+    let again = s(&dir.join("at32"));
+    let chained = dir.join("chained.csv");
+    run(&[
+        "--line-cap",
+        "32",
+        "--continue",
+        &saved,
+        "--save-positions",
+        &again,
+        "--save-positions-at",
+        "32",
+    ]);
+    run(&[
+        "--line-cap",
+        "44",
+        "--continue",
+        &again,
+        "--games-csv",
+        &s(&chained),
+    ]);
+    assert_eq!(
+        without_frames(&csv_games(&whole)),
+        without_frames(&csv_games(&chained))
+    );
+    assert_refused(
+        &[
+            "bench",
+            "--games",
+            "1",
+            "--line-cap",
+            "20",
+            "--continue",
+            &saved,
+            "--save-positions",
+            &s(&dir.join("early")),
+            "--save-positions-at",
+            "20",
+        ],
+        "start at 20 lines; save them later in the game",
+    );
     // Bad folders: no results file; games that went on past their saved positions.
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
