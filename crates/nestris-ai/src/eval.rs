@@ -694,7 +694,7 @@ pub struct Evaluator {
     need_rows: bool,
     need_wells: bool,
     need_reach: bool,
-    /// The surface table ([`crate::surface`]), computed on first use.
+    /// The surface table's feature ([`crate::surface`], a lookup in the embedded table).
     need_surface: bool,
     /// From this level, in games with the double killscreen on, `unreachable_columns`
     /// measures the vertical I's reach at its gravity, even before level 39 (the

@@ -16,7 +16,7 @@
 //! difference clamped at 3 stands for a cliff of any depth.
 //!
 //! The table is made by the crate's build script (`build.rs`, running
-//! [`surface_vi`](crate::surface_vi)'s value iteration: about 7 s of CPU, on every core) and
+//! [`surface_vi`](crate::surface_vi)'s value iteration: about 14 s of CPU, 7 s on 2 cores) and
 //! embedded in the library, one byte per surface (the value in 25ths of a piece, 5.8 MB):
 //! nothing to load or compute at run time. Each surface's value depends only on the
 //! previous iteration, so the table is the same on any machine and thread count.
