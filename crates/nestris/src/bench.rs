@@ -276,16 +276,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 |i, stop| {
                     let mut ai = NesAi(Ai::new(cfg.clone()));
                     let departure = randomizers.as_ref().map(|d| d[i as usize].clone());
-                    if let Some(c) = &cont {
-                        // Saving again, later in the game: the whole game's counts go to
-                        // the new folder's results.csv, so it can be continued in turn.
-                        let r = c.play(i, args, &mut ai, &limits, stop)?;
-                        if let Some(s) = &saver {
-                            s.save(&r);
+                    // A continued game is saved with its whole counts, so the new folder
+                    // can be continued in turn.
+                    let r = match &cont {
+                        Some(c) => c.play(i, args, &mut ai, &limits, stop)?,
+                        None => {
+                            bench::play(args.game.nes(i, departure), &mut ai, i, &limits, stop)?
                         }
-                        return Some(r);
-                    }
-                    let r = bench::play(args.game.nes(i, departure), &mut ai, i, &limits, stop)?;
+                    };
                     if let Some(s) = &saver {
                         s.save(&r);
                     }
