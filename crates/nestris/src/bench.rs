@@ -336,6 +336,55 @@ fn saved_name(i: u64) -> String {
     format!("game-{i:06}.txt")
 }
 
+/// A position saved by `--save-positions`, with the engine state it goes on from.
+fn read_saved(file: &std::path::Path) -> anyhow::Result<nestris_session::position::Position> {
+    let text = crate::readlimit::read_to_string(file, crate::readlimit::max::SMALL)
+        .map_err(|e| anyhow::anyhow!("--continue: cannot read {}: {e}", file.display()))?;
+    let p = nestris_session::position::Position::parse(&text)
+        .map_err(|e| anyhow::anyhow!("--continue: position file {}: {e}", file.display()))?;
+    if p.state.is_none() || p.next.is_none() {
+        bail!("--continue: position file {}: no `state` or `next` line: it cannot go on as the saved game", file.display());
+    }
+    Ok(p)
+}
+
+/// Every position of a `--save-positions` folder (the games that got to its line count), in
+/// the order of the games; for `tune --continue`. At most `max` of them are read.
+pub(crate) fn saved_positions(
+    dir: &std::path::Path,
+    max: usize,
+) -> anyhow::Result<Vec<nestris_session::position::Position>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        anyhow::anyhow!("--continue: cannot read the folder {}: {e}", dir.display())
+    })?;
+    let mut names = Vec::new();
+    for e in entries {
+        let e = e.map_err(|e| anyhow::anyhow!("--continue: {}: {e}", dir.display()))?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        let index = name
+            .strip_prefix("game-")
+            .and_then(|n| n.strip_suffix(".txt"))
+            .and_then(|n| n.parse::<u64>().ok());
+        if let Some(i) = index {
+            names.push((i, e.path()));
+            if names.len() > max {
+                bail!(
+                    "--continue: {} holds more than {max} positions",
+                    dir.display()
+                );
+            }
+        }
+    }
+    if names.is_empty() {
+        bail!(
+            "--continue: {} holds no saved position (game-NNNNNN.txt, written by bench --save-positions)",
+            dir.display()
+        );
+    }
+    names.sort();
+    names.iter().map(|(_, f)| read_saved(f)).collect()
+}
+
 /// The games of a `--save-positions` folder, to go on with (`--continue`).
 struct Continuation {
     /// Each game's line from the saving run, by game index.
@@ -405,15 +454,7 @@ impl Continuation {
                 // The game ended before it got there: its saved part is the whole game.
                 continue;
             }
-            let text = crate::readlimit::read_to_string(&file, crate::readlimit::max::SMALL)
-                .map_err(|e| anyhow::anyhow!("--continue: cannot read {}: {e}", file.display()))?;
-            let p = nestris_session::position::Position::parse(&text).map_err(|e| {
-                anyhow::anyhow!("--continue: position file {}: {e}", file.display())
-            })?;
-            if p.state.is_none() || p.next.is_none() {
-                bail!("--continue: position file {}: no `state` or `next` line: it cannot go on as the saved game", file.display());
-            }
-            positions.insert(i, p);
+            positions.insert(i, read_saved(&file)?);
         }
         Ok(Continuation { prefix, positions })
     }

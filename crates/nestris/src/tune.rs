@@ -64,6 +64,13 @@ pub struct TuneArgs {
     /// Where to write the distribution's mean as weights (rewritten after every generation).
     #[arg(long, default_value = "tuned.toml")]
     pub out: std::path::PathBuf,
+    /// Play the games on from the positions a `bench --save-positions` run saved in FOLDER
+    /// (say at 330 lines, to tune the double killscreen's table): generation g takes the
+    /// --games positions after the first g x --games, in the order of the games, wrapping
+    /// round. The fitness is then the points scored from the saved position on (less
+    /// --topout-cost for a game that tops out).
+    #[arg(long = "continue", value_name = "FOLDER", conflicts_with_all = ["position", "level"])]
+    pub continue_from: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub game: GameOptions,
     #[command(flatten)]
@@ -105,6 +112,27 @@ fn fork_level(start: &Weights, slots: &[String], start_level: u8) -> Option<u8> 
     let from = slots.iter().map(|s| slot_from_level(start, s)).min()?;
     let fork = from.saturating_sub(2);
     (fork > start_level).then_some(fork)
+}
+
+/// At most this many positions are read from a `--continue` folder.
+const MAX_POSITIONS: usize = 100_000;
+
+/// The games of generation `generation` from the saved positions of `--continue`: the
+/// --games positions after the first `generation` x --games, wrapping round.
+fn continued(
+    args: &TuneArgs,
+    positions: &[nestris_session::position::Position],
+    generation: u32,
+) -> Vec<Game> {
+    let n = positions.len() as u64;
+    (0..args.games)
+        .map(|j| {
+            let k = (u64::from(generation) * args.games + j) % n;
+            let mut game = positions[k as usize].game(&args.game.start_config(k));
+            game.set_double_killscreen(args.game.double_killscreen);
+            game
+        })
+        .collect()
 }
 
 /// The games of one generation, each played with the start weights up to the fork level (see
@@ -155,9 +183,15 @@ fn fitness(args: &TuneArgs, w: &Weights, games: &[Game], stop: &AtomicBool) -> O
         .par_iter()
         .map(|g| {
             let mut ai = Ai::new(cfg.clone());
+            // From a saved position, the points scored from there on.
+            let from = if args.continue_from.is_some() {
+                g.score_uncapped as f64
+            } else {
+                0.0
+            };
             play_from(*g, &mut ai, args.line_cap, None, stop).map(|end| {
                 (
-                    game_fitness(&end, args.topout_cost),
+                    game_fitness(&end, args.topout_cost) - from,
                     end.lines_value() as f64,
                 )
             })
@@ -195,6 +229,21 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
     crate::options::check_writable("--out", &args.out)?;
     crate::options::check_writable("--state", &args.state)?;
     let start = args.ai.config()?.weights;
+    let positions = match &args.continue_from {
+        Some(dir) => {
+            let p = crate::bench::saved_positions(dir, MAX_POSITIONS)?;
+            if (p.len() as u64) < args.games {
+                bail!(
+                    "--continue: {} holds {} positions, fewer than --games {}",
+                    dir.display(),
+                    p.len(),
+                    args.games
+                );
+            }
+            p
+        }
+        None => Vec::new(),
+    };
     let mut context = format!(
         "games {} line_cap {} seed {} level {} type {:?} height {} double_killscreen {} hz {} reaction {} deep {}x{} blind {}x{}",
         args.games,
@@ -219,6 +268,13 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
     if args.topout_cost != 0.0 {
         // Only when set, so that state files made before the option still resume.
         context.push_str(&format!(" topout_cost {}", args.topout_cost));
+    }
+    if let Some(dir) = &args.continue_from {
+        context.push_str(&format!(
+            " continue {} ({} positions)",
+            dir.display(),
+            positions.len()
+        ));
     }
     let mut cem = if args.state.exists() {
         let text = crate::readlimit::read_to_string(&args.state, crate::readlimit::max::MEDIUM)
@@ -269,7 +325,11 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
     }
     let t0 = Instant::now();
     let start = cem.start()?;
-    let fork = fork_level(&start, &cem.slots, args.game.level().min(255) as u8);
+    let fork = if positions.is_empty() {
+        fork_level(&start, &cem.slots, args.game.level().min(255) as u8)
+    } else {
+        None
+    };
     if let Some(level) = fork {
         eprintln!(
             "the tuned numbers act from level {}: each game is played once to level {level} with the start weights, and every candidate goes on from there",
@@ -279,8 +339,13 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
     while cem.generation < args.generations {
         let g = cem.generation;
         let seed = args.game.seed.wrapping_add(g as u64);
-        let Some(games) = prefixes(args, &start, fork, seed, &stop) else {
-            return Ok(ExitCode::from(130));
+        let games = if positions.is_empty() {
+            let Some(games) = prefixes(args, &start, fork, seed, &stop) else {
+                return Ok(ExitCode::from(130));
+            };
+            games
+        } else {
+            continued(args, &positions, g)
         };
         for k in cem.pending() {
             let cand = cem.candidate(k)?;

@@ -552,3 +552,90 @@ fn continued_games_are_the_games_played_through() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn tune_plays_on_from_saved_positions_and_scores_the_points_from_there() {
+    let dir = scratch("tune");
+    let s = |p: &Path| p.to_string_lossy().into_owned();
+    let saved = s(&dir.join("at20"));
+    let cont = dir.join("cont.csv");
+    let bench = |extra: &[&str]| {
+        stdout(&[&["bench", "--games", "3", "--threads", "1"][..], extra].concat())
+    };
+    bench(&[
+        "--line-cap",
+        "20",
+        "--save-positions",
+        &saved,
+        "--save-positions-at",
+        "20",
+    ]);
+    bench(&[
+        "--line-cap",
+        "32",
+        "--continue",
+        &saved,
+        "--games-csv",
+        &s(&cont),
+    ]);
+    // The points each continued game scored after its saved position.
+    let mut gained = 0i64;
+    for (i, line) in csv_games(&cont).iter().enumerate() {
+        let end: i64 = line.split(',').nth(1).unwrap().parse().unwrap();
+        let text = std::fs::read_to_string(dir.join("at20").join(format!("game-{i:06}.txt")))
+            .expect("position");
+        let at: i64 = text
+            .lines()
+            .find_map(|l| l.strip_prefix("score "))
+            .and_then(|v| v.parse().ok())
+            .expect("score line");
+        gained += end - at;
+    }
+    // With a spread of 1e-9 every candidate plays as the start weights do: its fitness is
+    // the mean of those points.
+    let tune = |games: &str| {
+        nestris(&[
+            "tune",
+            "--continue",
+            &saved,
+            "--games",
+            games,
+            "--generations",
+            "1",
+            "--population",
+            "2",
+            "--elite",
+            "1",
+            "--sigma",
+            "1e-9",
+            "--noise",
+            "0",
+            "--params",
+            "burns",
+            "--line-cap",
+            "32",
+            "--state",
+            &s(&dir.join(format!("state-{games}.toml"))),
+            "--out",
+            &s(&dir.join("out.toml")),
+        ])
+    };
+    let out = tune("3");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let want = format!("fitness {:>10}", (gained as f64 / 3.0).round());
+    assert!(err.contains(&want), "want `{want}` in {err}");
+    let state = std::fs::read_to_string(dir.join("state-3.toml")).expect("state");
+    assert!(state.contains("continue"), "{state}");
+    let out = tune("4");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("holds 3 positions, fewer than --games 4"),
+        "{err}"
+    );
+    assert_refused(
+        &["tune", "--continue", &s(&dir.join("nowhere"))],
+        "--continue: cannot read the folder",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
