@@ -441,16 +441,15 @@ fn without_frames(lines: &[String]) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn continued_games_are_the_games_played_through() {
-    let dir = scratch("continue");
-    let s = |p: &Path| p.to_string_lossy().into_owned();
-    let saved = s(&dir.join("at20"));
-    let (whole, cont) = (dir.join("whole.csv"), dir.join("cont.csv"));
-    let run = |extra: &[&str]| {
-        stdout(&[&["bench", "--games", "3", "--threads", "1"][..], extra].concat())
-    };
-    run(&[
+/// Three default games saved at 20 lines in `dir`/at20 (the folder's path).
+fn saved_at_20(dir: &Path) -> String {
+    let saved = dir.join("at20").to_string_lossy().into_owned();
+    stdout(&[
+        "bench",
+        "--games",
+        "3",
+        "--threads",
+        "1",
         "--line-cap",
         "20",
         "--save-positions",
@@ -458,6 +457,18 @@ fn continued_games_are_the_games_played_through() {
         "--save-positions-at",
         "20",
     ]);
+    saved
+}
+
+#[test]
+fn continued_games_are_the_games_played_through() {
+    let dir = scratch("continue");
+    let s = |p: &Path| p.to_string_lossy().into_owned();
+    let saved = saved_at_20(&dir);
+    let (whole, cont) = (dir.join("whole.csv"), dir.join("cont.csv"));
+    let run = |extra: &[&str]| {
+        stdout(&[&["bench", "--games", "3", "--threads", "1"][..], extra].concat())
+    };
     run(&["--line-cap", "44", "--games-csv", &s(&whole)]);
     let out = run(&[
         "--line-cap",
@@ -557,20 +568,14 @@ fn continued_games_are_the_games_played_through() {
 fn tune_plays_on_from_saved_positions_and_scores_the_points_from_there() {
     let dir = scratch("tune");
     let s = |p: &Path| p.to_string_lossy().into_owned();
-    let saved = s(&dir.join("at20"));
+    let saved = saved_at_20(&dir);
     let cont = dir.join("cont.csv");
-    let bench = |extra: &[&str]| {
-        stdout(&[&["bench", "--games", "3", "--threads", "1"][..], extra].concat())
-    };
-    bench(&[
-        "--line-cap",
-        "20",
-        "--save-positions",
-        &saved,
-        "--save-positions-at",
-        "20",
-    ]);
-    bench(&[
+    stdout(&[
+        "bench",
+        "--games",
+        "3",
+        "--threads",
+        "1",
         "--line-cap",
         "32",
         "--continue",
