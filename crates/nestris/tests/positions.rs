@@ -441,15 +441,15 @@ fn without_frames(lines: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// `nestris bench` over three default games on one thread, with `extra` options.
+fn bench3(extra: &[&str]) -> String {
+    stdout(&[&["bench", "--games", "3", "--threads", "1"][..], extra].concat())
+}
+
 /// Three default games saved at 20 lines in `dir`/at20 (the folder's path).
 fn saved_at_20(dir: &Path) -> String {
     let saved = dir.join("at20").to_string_lossy().into_owned();
-    stdout(&[
-        "bench",
-        "--games",
-        "3",
-        "--threads",
-        "1",
+    bench3(&[
         "--line-cap",
         "20",
         "--save-positions",
@@ -466,11 +466,8 @@ fn continued_games_are_the_games_played_through() {
     let s = |p: &Path| p.to_string_lossy().into_owned();
     let saved = saved_at_20(&dir);
     let (whole, cont) = (dir.join("whole.csv"), dir.join("cont.csv"));
-    let run = |extra: &[&str]| {
-        stdout(&[&["bench", "--games", "3", "--threads", "1"][..], extra].concat())
-    };
-    run(&["--line-cap", "44", "--games-csv", &s(&whole)]);
-    let out = run(&[
+    bench3(&["--line-cap", "44", "--games-csv", &s(&whole)]);
+    let out = bench3(&[
         "--line-cap",
         "44",
         "--continue",
@@ -487,7 +484,7 @@ fn continued_games_are_the_games_played_through() {
     // the same whole games.
     let again = s(&dir.join("at32"));
     let chained = dir.join("chained.csv");
-    run(&[
+    bench3(&[
         "--line-cap",
         "32",
         "--continue",
@@ -497,7 +494,7 @@ fn continued_games_are_the_games_played_through() {
         "--save-positions-at",
         "32",
     ]);
-    run(&[
+    bench3(&[
         "--line-cap",
         "44",
         "--continue",
@@ -533,7 +530,7 @@ fn continued_games_are_the_games_played_through() {
         "results.csv",
     );
     let past = s(&dir.join("past"));
-    run(&[
+    bench3(&[
         "--line-cap",
         "30",
         "--save-positions",
@@ -570,12 +567,7 @@ fn tune_plays_on_from_saved_positions_and_scores_the_points_from_there() {
     let s = |p: &Path| p.to_string_lossy().into_owned();
     let saved = saved_at_20(&dir);
     let cont = dir.join("cont.csv");
-    stdout(&[
-        "bench",
-        "--games",
-        "3",
-        "--threads",
-        "1",
+    bench3(&[
         "--line-cap",
         "32",
         "--continue",
