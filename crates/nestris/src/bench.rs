@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 use nestris_ai::{Ai, Evaluator};
 use nestris_session::bench::{self, Event, GameResult, Limits, ReportSetup, RunSpec};
 use nestris_session::classic::{ClassicAi, ClassicRow, ClassicRun};
@@ -349,40 +349,15 @@ fn read_saved(file: &std::path::Path) -> anyhow::Result<nestris_session::positio
 }
 
 /// Every position of a `--save-positions` folder (the games that got to its line count), in
-/// the order of the games; for `tune --continue`. At most `max` of them are read.
+/// the order of the games (the files' names); for `tune --continue`.
 pub(crate) fn saved_positions(
     dir: &std::path::Path,
-    max: usize,
 ) -> anyhow::Result<Vec<nestris_session::position::Position>> {
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        anyhow::anyhow!("--continue: cannot read the folder {}: {e}", dir.display())
-    })?;
-    let mut names = Vec::new();
-    for e in entries {
-        let e = e.map_err(|e| anyhow::anyhow!("--continue: {}: {e}", dir.display()))?;
-        let name = e.file_name().to_string_lossy().into_owned();
-        let index = name
-            .strip_prefix("game-")
-            .and_then(|n| n.strip_suffix(".txt"))
-            .and_then(|n| n.parse::<u64>().ok());
-        if let Some(i) = index {
-            names.push((i, e.path()));
-            if names.len() > max {
-                bail!(
-                    "--continue: {} holds more than {max} positions",
-                    dir.display()
-                );
-            }
-        }
-    }
-    if names.is_empty() {
-        bail!(
-            "--continue: {} holds no saved position (game-NNNNNN.txt, written by bench --save-positions)",
-            dir.display()
-        );
-    }
-    names.sort();
-    names.iter().map(|(_, f)| read_saved(f)).collect()
+    crate::options::position_folder_files(dir)
+        .with_context(|| format!("--continue: cannot read the folder {}", dir.display()))?
+        .iter()
+        .map(|f| read_saved(f))
+        .collect()
 }
 
 /// The games of a `--save-positions` folder, to go on with (`--continue`).

@@ -47,7 +47,9 @@ pub const MAX_POSITION_FILES: usize = 100_000;
 
 /// The files of a `--position` folder: every regular file named `*.txt` (not `.*`), in name
 /// order; refused when there are none or more than [`MAX_POSITION_FILES`].
-fn position_folder_files(dir: &std::path::Path) -> anyhow::Result<Vec<std::path::PathBuf>> {
+pub(crate) fn position_folder_files(
+    dir: &std::path::Path,
+) -> anyhow::Result<Vec<std::path::PathBuf>> {
     let mut files = Vec::new();
     let entries = std::fs::read_dir(dir)
         .with_context(|| format!("cannot read the position folder {}", dir.display()))?;

@@ -114,9 +114,6 @@ fn fork_level(start: &Weights, slots: &[String], start_level: u8) -> Option<u8> 
     (fork > start_level).then_some(fork)
 }
 
-/// At most this many positions are read from a `--continue` folder.
-const MAX_POSITIONS: usize = 100_000;
-
 /// The games of generation `generation` from the saved positions of `--continue`: the
 /// --games positions after the first `generation` x --games, wrapping round.
 fn continued(
@@ -231,7 +228,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
     let start = args.ai.config()?.weights;
     let positions = match &args.continue_from {
         Some(dir) => {
-            let p = crate::bench::saved_positions(dir, MAX_POSITIONS)?;
+            let p = crate::bench::saved_positions(dir)?;
             if (p.len() as u64) < args.games {
                 bail!(
                     "--continue: {} holds {} positions, fewer than --games {}",
