@@ -655,8 +655,8 @@ pub const MEATFIGHTER_TOML: &str = include_str!("../weights/meatfighter-2014.tom
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MoveSummary {
     /// Lines cleared by each placement, in order (0 when none): the current piece, the next
-    /// and the two after (the fourth ply's).
-    pub clears: [u8; 4],
+    /// and the three after (the fourth and fifth plies').
+    pub clears: [u8; 5],
     /// Sum of lock heights.
     pub lock_height: u32,
     /// Points scored.

@@ -251,3 +251,24 @@ fn the_fourth_ply_changes_decisions() {
     let (c, _) = inputs_of(g, &mut Ai::new(off), 3000);
     assert_ne!(a, c, "the fourth ply changed no decision");
 }
+
+/// The fifth ply (the fourth ply's best pairs one piece deeper) is live: it changes decisions,
+/// and the games it plays clear lines and replay the same.
+#[test]
+fn the_fifth_ply_changes_decisions() {
+    let on = AiConfig {
+        fifth_ply: 2,
+        ..AiConfig::default()
+    };
+    let off = AiConfig {
+        fifth_ply: 0,
+        ..AiConfig::default()
+    };
+    let g = Game::start(StartConfig::from_seed(5, 18, GameType::A, 0));
+    let (a, ga) = inputs_of(g, &mut Ai::new(on.clone()), 3000);
+    let (b, _) = inputs_of(g, &mut Ai::new(on), 3000);
+    assert_eq!(a, b, "the fifth ply is not deterministic");
+    assert!(ga.lines_value() >= 8, "{} lines", ga.lines_value());
+    let (c, _) = inputs_of(g, &mut Ai::new(off), 3000);
+    assert_ne!(a, c, "the fifth ply changed no decision");
+}

@@ -377,6 +377,10 @@ pub struct AiOptions {
     /// after the next of their best placements (0 = three plies).
     #[arg(long, default_value_t = AiConfig::default().fourth_ply)]
     pub fourth_ply: usize,
+    /// Fifth ply under the fourth's conditions: how many of the fourth ply's best pairs are
+    /// valued one piece deeper still, over the three pieces after the next (0 = four plies).
+    #[arg(long, default_value_t = AiConfig::default().fifth_ply)]
+    pub fifth_ply: usize,
     /// The fourth ply is used below this level only.
     #[arg(long, default_value_t = AiConfig::default().fourth_ply_until)]
     pub fourth_ply_until: u8,
@@ -425,6 +429,7 @@ impl AiOptions {
             ("--deep-locks", self.deep_locks),
             ("--deep-next", self.deep_next),
             ("--fourth-ply", self.fourth_ply),
+            ("--fifth-ply", self.fifth_ply),
             ("--blind-locks", self.blind_locks),
             ("--blind-next", self.blind_next),
             ("--rollout-locks", self.rollout_locks),
@@ -456,6 +461,7 @@ impl AiOptions {
             deep_locks: self.deep_locks,
             deep_next: self.deep_next,
             fourth_ply: self.fourth_ply,
+            fifth_ply: self.fifth_ply,
             fourth_ply_until: self.fourth_ply_until,
             fourth_ply_max_height: self.fourth_ply_max_height,
             blind_locks: self.blind_locks,
@@ -490,6 +496,11 @@ impl AiOptions {
     pub fn fourth_ply_label(&self) -> String {
         if self.fourth_ply == 0 || self.deep_locks == 0 || self.deep_next == 0 {
             "off".into()
+        } else if self.fifth_ply > 0 {
+            format!(
+                "{} pairs on stacks of at most {} rows, before level {}; a fifth ply for the best {}",
+                self.fourth_ply, self.fourth_ply_max_height, self.fourth_ply_until, self.fifth_ply
+            )
         } else {
             format!(
                 "{} pairs on stacks of at most {} rows, before level {}",
