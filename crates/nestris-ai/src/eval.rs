@@ -146,6 +146,14 @@ pub struct Weights {
     /// to the base weights before level 19, so that the stack meets level 19's speed as
     /// those weights keep it (the field's format reaches level 19 at 130 lines).
     pub until_lines: Option<u16>,
+    /// Weights used in the last [`Weights::lines_left`] lines before the line cap (a
+    /// departure: the field's format stops the game at 430 lines), where the double
+    /// killscreen's table is in force and the player knows the cap, if different. They start
+    /// from the double killscreen's weights. Near the cap a top-out costs only the few lines
+    /// left, so a Tetris is worth more risk there.
+    pub endgame: Option<Box<Weights>>,
+    /// For the `[endgame]` table (`lines_left`): how many lines before the cap it plays.
+    pub lines_left: Option<u16>,
 }
 
 /// A weights file or preset name that cannot be used.
@@ -234,6 +242,8 @@ impl Weights {
             from_level: 0,
             ready_from: None,
             until_lines: None,
+            endgame: None,
+            lines_left: None,
         }
     }
 
@@ -296,7 +306,8 @@ impl Weights {
         for (k, v) in &value {
             match k.as_str() {
                 "name" => {}
-                "weights" | "killscreen" | "b_type" | "before_19" | "double_killscreen" => {
+                "weights" | "killscreen" | "b_type" | "before_19" | "double_killscreen"
+                | "endgame" => {
                     if !v.is_table() {
                         return Err(WeightsError::NotANumber {
                             name: k.clone(),
@@ -310,7 +321,7 @@ impl Weights {
                 _ => {
                     return Err(WeightsError::UnknownFeature {
                         name: k.clone(),
-                        valid: "name, danger_height, well_column, [weights], [killscreen], [b_type], [before_19], [double_killscreen]".into(),
+                        valid: "name, danger_height, well_column, [weights], [killscreen], [b_type], [before_19], [double_killscreen], [endgame]".into(),
                     })
                 }
             }
@@ -344,6 +355,32 @@ impl Weights {
             )?;
             d.ready_from = ready_from;
             w.double_killscreen = Some(d);
+        }
+        if let Some(toml::Value::Table(t)) = value.get("endgame") {
+            let Some(d) = &w.double_killscreen else {
+                return Err(WeightsError::BadSetting {
+                    name: "endgame".into(),
+                    found: "a table".into(),
+                    expected: "a [double_killscreen] table beside it (the endgame starts from its weights)".into(),
+                });
+            };
+            let mut pairs = t.clone();
+            let left = match pairs.remove("lines_left") {
+                Some(toml::Value::Integer(i)) if (1..=MAX_UNTIL_LINES as i64).contains(&i) => {
+                    i as u16
+                }
+                found => {
+                    return Err(WeightsError::BadSetting {
+                        name: "endgame.lines_left".into(),
+                        found: found.map_or("nothing".into(), |v| v.to_string()),
+                        expected: format!("a line count 1..={MAX_UNTIL_LINES}"),
+                    })
+                }
+            };
+            let mut e = d.override_table(format!("{name} (endgame)"), d.from_level, &pairs)?;
+            e.lines_left = Some(left);
+            e.ready_from = None;
+            w.endgame = Some(e);
         }
         if let Some(toml::Value::Table(t)) = value.get("b_type") {
             let b = w.override_table(format!("{name} (B-type)"), w.from_level, t)?;
@@ -387,6 +424,9 @@ impl Weights {
         }
         if let Some(d) = &self.double_killscreen {
             t.push(("[double_killscreen]", d));
+        }
+        if let Some(e) = &self.endgame {
+            t.push(("[endgame]", e));
         }
         t
     }
@@ -518,15 +558,18 @@ impl Weights {
     /// without a `[before_19]` table), from 29 on, B-type, under the double killscreen, and
     /// before level 19 (each the base weights, or the killscreen weights under the double
     /// killscreen, where its table is absent).
-    pub fn phases(&self) -> [&Weights; 5] {
+    pub fn phases(&self) -> [&Weights; 6] {
+        let double = self
+            .double_killscreen
+            .as_deref()
+            .unwrap_or_else(|| self.at_level(29));
         [
             self,
             self.at_level(29),
             self.b_type.as_deref().unwrap_or(self),
-            self.double_killscreen
-                .as_deref()
-                .unwrap_or_else(|| self.at_level(29)),
+            double,
             self.before_19.as_deref().unwrap_or(self),
+            self.endgame.as_deref().unwrap_or(double),
         ]
     }
 
@@ -540,6 +583,29 @@ impl Weights {
             Some(d) if double_killscreen && level >= d.from_level => 3,
             _ if level < 19 && self.before_19.as_deref().is_some_and(before_19) => 4,
             _ => usize::from(level >= 29),
+        }
+    }
+
+    /// [`Weights::phase`], where the player knows the line cap `line_cap` (a departure): in
+    /// the double killscreen's phase, the `[endgame]` table (phase 5) plays the last
+    /// `lines_left` lines before the cap.
+    pub fn phase_capped(
+        &self,
+        level: u8,
+        lines: u32,
+        double_killscreen: bool,
+        b_type: bool,
+        line_cap: Option<u32>,
+    ) -> usize {
+        let phase = self.phase(level, lines, double_killscreen, b_type);
+        match (&self.endgame, line_cap) {
+            (Some(e), Some(cap))
+                if phase == 3
+                    && cap.saturating_sub(lines) <= u32::from(e.lines_left.unwrap_or(0)) =>
+            {
+                5
+            }
+            _ => phase,
         }
     }
 
@@ -579,6 +645,7 @@ impl Weights {
             b_type: None,
             before_19: None,
             double_killscreen: None,
+            endgame: None,
             name,
             from_level,
             ..self.clone()
@@ -633,6 +700,10 @@ impl Weights {
                 header.push_str(&format!("ready_from = {r}\n"));
             }
             d.write_overrides(&mut out, &header, self.at_level(29));
+            if let Some(e) = &self.endgame {
+                let header = format!("[endgame]\nlines_left = {}\n", e.lines_left.unwrap_or(1));
+                e.write_overrides(&mut out, &header, d);
+            }
         }
         out
     }
@@ -1218,6 +1289,49 @@ mod tests {
             "[weights]\nburns = 40\n[before_19]\nuntil_lines = {}\n",
             &["0", "1000", "12.5", "\"x\""],
             &["before_19.until_lines = ", "expected a line count 1..=999"],
+        );
+    }
+
+    #[test]
+    fn the_endgame_plays_the_last_lines_before_the_cap() {
+        let w = Weights::from_toml(
+            "[weights]\nholes = 60\nburns = 40\n[killscreen]\nburns = 20\n\
+             [double_killscreen]\nholes = 90\ntetrises = -200\n\
+             [endgame]\nlines_left = 30\ntetrises = -600\n",
+        )
+        .unwrap();
+        let t = |level, lines, dks, cap| {
+            w.phases()[w.phase_capped(level, lines, dks, false, cap)].get("tetrises")
+        };
+        // In the double killscreen's phase, from 30 lines before the cap the player knows.
+        assert_eq!(t(45, 399, true, Some(430)), -200.0);
+        assert_eq!(t(45, 400, true, Some(430)), -600.0);
+        assert_eq!(t(48, 429, true, Some(430)), -600.0);
+        assert_eq!(t(45, 400, true, None), -200.0);
+        // Not before the double killscreen's level, nor without it, nor in B-type games.
+        assert_eq!(t(38, 400, true, Some(430)), 0.0);
+        assert_eq!(t(45, 400, false, Some(430)), 0.0);
+        assert_eq!(w.phase_capped(45, 400, true, true, Some(430)), 2);
+        // It starts from the double killscreen's table.
+        let e = w.phases()[5];
+        assert_eq!((e.get("holes"), e.get("burns")), (90.0, 20.0));
+        let back = Weights::from_toml(&w.to_toml()).unwrap();
+        assert_eq!(back.phases(), w.phases());
+        assert_eq!(back.endgame.as_ref().unwrap().lines_left, Some(30));
+        assert_refused(
+            "[weights]\nburns = 40\n[double_killscreen]\nburns = 9\n[endgame]\nlines_left = {}\n",
+            &["0", "1000", "12.5", "\"x\""],
+            &["endgame.lines_left", "expected a line count 1..=999"],
+        );
+        assert_refused(
+            "[weights]\nburns = 40\n[double_killscreen]\nburns = 9\n[endgame]\nburns = {}\n",
+            &["1"],
+            &["endgame.lines_left = nothing", "expected a line count"],
+        );
+        assert_refused(
+            "[weights]\nburns = 40\n[endgame]\nlines_left = 30\nburns = {}\n",
+            &["1"],
+            &["endgame", "a [double_killscreen] table beside it"],
         );
     }
 

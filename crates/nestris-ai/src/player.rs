@@ -175,6 +175,10 @@ pub struct AiConfig {
     pub rollout_death: f64,
     /// Playouts are used for blind decisions from this level on.
     pub rollout_from_level: u8,
+    /// The line count at which the game will be stopped, when the player is told (a
+    /// departure: the field's format stops at 430 lines): the weights' `[endgame]` table
+    /// plays the last lines before it. `None`: the game goes on until it tops out.
+    pub line_cap: Option<u32>,
 }
 
 impl Default for AiConfig {
@@ -197,6 +201,7 @@ impl Default for AiConfig {
             rollout_depth: 6,
             rollout_death: 100_000.0,
             rollout_from_level: 29,
+            line_cap: None,
         }
     }
 }
@@ -276,7 +281,7 @@ impl After {
 pub struct Ai {
     cfg: AiConfig,
     /// One evaluator per phase of the weights ([`Weights::phases`]).
-    evals: [Evaluator; 5],
+    evals: [Evaluator; 6],
     /// Which of `evals` is in force ([`Weights::phase`]).
     eval_ks: usize,
     piece_id: Option<u8>,
@@ -490,11 +495,12 @@ impl Ai {
         let level = game.level;
         self.double_killscreen = game.double_killscreen();
         self.b_type = game.game_type == nestris_engine::GameType::B;
-        self.eval_ks = self.cfg.weights.phase(
+        self.eval_ks = self.cfg.weights.phase_capped(
             level,
             game.lines_value(),
             self.double_killscreen,
             self.b_type,
+            self.cfg.line_cap,
         );
         // One-piece costs, to keep the best `beam` locks for the two-piece look.
         let now = After {

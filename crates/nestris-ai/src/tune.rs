@@ -51,13 +51,15 @@ impl SplitMix64 {
 
 /// The phase tables a tuned number can name: before level 29 (no prefix), `killscreen.` (from
 /// level 29 on), `double_killscreen.` (under the double killscreen, a departure, from its
-/// table's `from_level`) and `before_19.` (before level 19).
+/// table's `from_level`), `before_19.` (before level 19) and `endgame.` (the last lines before
+/// the line cap under the double killscreen; the start weights must have that table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Table {
     Base,
     Killscreen,
     DoubleKillscreen,
     Before19,
+    Endgame,
 }
 
 fn split(slot: &str) -> (Table, &str) {
@@ -67,6 +69,8 @@ fn split(slot: &str) -> (Table, &str) {
         (Table::DoubleKillscreen, n)
     } else if let Some(n) = slot.strip_prefix("before_19.") {
         (Table::Before19, n)
+    } else if let Some(n) = slot.strip_prefix("endgame.") {
+        (Table::Endgame, n)
     } else {
         (Table::Base, slot)
     }
@@ -80,7 +84,7 @@ pub fn slot_from_level(start: &Weights, slot: &str) -> u8 {
     match split(slot).0 {
         Table::Base | Table::Before19 => 0,
         Table::Killscreen => 29,
-        Table::DoubleKillscreen => start
+        Table::DoubleKillscreen | Table::Endgame => start
             .double_killscreen
             .as_ref()
             .map_or(nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL, |d| {
@@ -98,6 +102,7 @@ fn get(w: &Weights, slot: &str) -> Option<f64> {
         Table::Killscreen => w.at_level(29),
         Table::DoubleKillscreen => w.phases()[3],
         Table::Before19 => w.phases()[4],
+        Table::Endgame => w.endgame.as_deref()?,
     };
     if name == "danger_height" {
         return Some(w.danger_height);
@@ -135,6 +140,11 @@ fn set(w: &mut Weights, slot: &str, v: f64) {
             }
             w.before_19.as_mut().expect("set above")
         }
+        // `get` refuses endgame numbers when the start weights have no such table.
+        Table::Endgame => match w.endgame.as_mut() {
+            Some(e) => e,
+            None => return,
+        },
     };
     if name == "danger_height" {
         target.danger_height = v.clamp(2.0, 19.0);
@@ -281,7 +291,7 @@ impl Cem {
                 None => {
                     return Err(TuneError::Slot {
                         name: s.clone(),
-                        why: "not a feature, danger_height, killscreen.<one of those>, double_killscreen.<one of those> or before_19.<one of those>".into(),
+                        why: "not a feature, danger_height, killscreen.<one of those>, double_killscreen.<one of those>, before_19.<one of those> or endgame.<one of those> (with an [endgame] table in the start weights)".into(),
                     })
                 }
                 Some(0.0) => {

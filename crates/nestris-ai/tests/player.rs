@@ -272,3 +272,44 @@ fn the_fifth_ply_changes_decisions() {
     let (c, _) = inputs_of(g, &mut Ai::new(off), 3000);
     assert_ne!(a, c, "the fifth ply changed no decision");
 }
+
+/// The `[endgame]` table plays only the last `lines_left` lines before the cap the player is
+/// told: a game with it is the game without it until then, and differs after.
+#[test]
+fn the_endgame_table_plays_only_near_the_cap() {
+    let mut w = nestris_ai::Weights::default();
+    let mut e = w
+        .double_killscreen
+        .clone()
+        .expect("the default has the table");
+    e.lines_left = Some(6);
+    e.w[nestris_ai::eval::FEATURES
+        .iter()
+        .position(|f| f.0 == "burns")
+        .unwrap()] = 2000.0;
+    w.endgame = Some(e);
+    let cfg = |cap| AiConfig {
+        weights: w.clone(),
+        rollouts: 4,
+        line_cap: cap,
+        ..AiConfig::default()
+    };
+    let mut g = Game::start(StartConfig::from_seed(3, 39, GameType::A, 0));
+    g.set_double_killscreen(true);
+    let (told, gt) = inputs_of(g, &mut Ai::new(cfg(Some(12))), 5000);
+    let (not, _) = inputs_of(g, &mut Ai::new(cfg(None)), 5000);
+    assert!(gt.lines_value() >= 8, "{} lines", gt.lines_value());
+    // The frame of the first spawn with 6 lines or more: the same inputs up to there.
+    let mut h = g;
+    let mut start = told.len();
+    for (f, &i) in told.iter().enumerate() {
+        if h.piece_active() && h.lines_value() >= 6 {
+            start = f;
+            break;
+        }
+        h.step(i);
+    }
+    assert!(start < told.len(), "never reached 6 lines");
+    assert_eq!(told[..start], not[..start], "the endgame played early");
+    assert_ne!(told, not, "the endgame changed nothing");
+}

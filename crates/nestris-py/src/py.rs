@@ -668,7 +668,7 @@ impl PyAi {
     }
 
     /// The lock the AI plays for the current piece of `env`'s game (seeing the next piece
-    /// at once, at `env`'s tap speed in placement mode): a dict with `action` (the
+    /// at once, at `env`'s tap speed in placement mode, playing for `env`'s line cap): a dict with `action` (the
     /// placement index), `orientation`, `x`, `y`, `inputs`; `None` when no piece is under
     /// control.
     fn best<'py>(
@@ -682,6 +682,9 @@ impl PyAi {
         if core.cfg.mode == Mode::Placement {
             cfg.input = core.cfg.input.clone();
         }
+        // The environment's line cap (a departure) is the end the AI plays for: its
+        // weights' `[endgame]` table plays the last lines before it.
+        cfg.line_cap = core.cfg.line_cap;
         let game = core.env()?.game;
         let lock = py.allow_threads(|| env::ai_choice(&cfg, &game));
         lock.map(|l| lock_dict(py, &l)).transpose()

@@ -165,6 +165,10 @@ impl BenchArgs {
             "randomizer": self.rules.randomizer_spec().to_string(),
             "sega_next_game": format!("{:?}", self.rules.sega_next_game).to_lowercase(),
         });
+        if let Some(cap) = self.ai.ai_line_cap {
+            // Only when given, so that CSVs made before the option still resume.
+            v["ai_line_cap"] = cap.into();
+        }
         if let Some(crc) = self.game.position_crc32()? {
             // The same file (or folder) name with other positions gives other games.
             let path = self.game.position.as_ref().expect("a position");
@@ -247,7 +251,12 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     args.game.validate()?;
     crate::options::check_games_at_most(args.games, crate::options::MAX_BENCH_GAMES)?;
     crate::options::check_threads(args.threads)?;
-    let cfg = args.ai.config()?;
+    // A run that saves its games at the cap to go on with them pauses them there: its AI
+    // does not play for that cap.
+    let paused = args.save_positions_at == Some(args.line_cap);
+    let cfg = args
+        .ai
+        .config_capped(if paused { 0 } else { args.line_cap })?;
     // The randomizer of each game when it is not the NES picker (a departure for the NES
     // rules; the classic games' own).
     let randomizers: Option<Vec<nestris_classic::AnyRandomizer>> = args

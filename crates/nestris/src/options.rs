@@ -413,6 +413,13 @@ pub struct AiOptions {
     /// 200 of them, by phase): the price of risk in the blind decisions (1..=1e9).
     #[arg(long, default_value_t = AiConfig::default().rollout_death)]
     pub rollout_death: f64,
+    /// The line cap the AI plays for: its weights' `[endgame]` table plays the last lines
+    /// before it (a departure, as the cap is). By default the game's `--line-cap` where the
+    /// command has one (`bench`, `tune`), except in a `bench` run that saves its games at the
+    /// cap to go on with them later (`--save-positions-at` equal to `--line-cap`: the games
+    /// pause there). 0: none, the AI plays as if the game went on.
+    #[arg(long, value_name = "LINES")]
+    pub ai_line_cap: Option<u32>,
 }
 
 impl AiOptions {
@@ -471,8 +478,15 @@ impl AiOptions {
             rollout_depth: self.rollout_depth,
             rollout_from_level: self.rollout_from_level,
             rollout_death: self.rollout_death,
+            line_cap: self.ai_line_cap.filter(|&c| c > 0),
             ..AiConfig::default()
         };
+        if self.ai_line_cap.is_some_and(|c| c > 9999) {
+            bail!(
+                "--ai-line-cap {} is out of range (0..=9999 lines)",
+                self.ai_line_cap.unwrap_or(0)
+            );
+        }
         if let Some(path) = &self.weights {
             let text = crate::readlimit::read_to_string(path, crate::readlimit::max::SMALL)
                 .with_context(|| format!("cannot read weights file {}", path.display()))?;
@@ -487,6 +501,16 @@ impl AiOptions {
             });
         } else {
             cfg.weights = nestris_ai::Weights::preset(&self.preset)?;
+        }
+        Ok(cfg)
+    }
+
+    /// [`AiOptions::config`] for a game stopped at `game_cap` lines (0: none), which the AI
+    /// plays for unless `--ai-line-cap` says otherwise.
+    pub fn config_capped(&self, game_cap: u32) -> anyhow::Result<AiConfig> {
+        let mut cfg = self.config()?;
+        if self.ai_line_cap.is_none() && game_cap > 0 {
+            cfg.line_cap = Some(game_cap);
         }
         Ok(cfg)
     }

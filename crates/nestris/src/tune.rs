@@ -44,7 +44,8 @@ pub struct TuneArgs {
     pub tune_seed: u64,
     /// The numbers to tune, comma-separated: feature names, danger_height,
     /// killscreen.<name> (from level 29), double_killscreen.<name> (under the double
-    /// killscreen) or before_19.<name> (before level 19). Default: every non-zero weight and both danger heights. When every tuned
+    /// killscreen), before_19.<name> (before level 19) or endgame.<name> (the last lines
+    /// before the line cap, with an [endgame] table in the start weights). Default: every non-zero weight and both danger heights. When every tuned
     /// number acts from a later level, the games are played once to two levels before it
     /// and every candidate goes on from there.
     #[arg(long, value_delimiter = ',')]
@@ -143,7 +144,7 @@ fn prefixes(
 ) -> Option<Vec<Game>> {
     let mut game_opts = args.game.clone();
     game_opts.seed = seed;
-    let cfg = args.ai.config().ok()?;
+    let cfg = args.ai.config_capped(args.line_cap).ok()?;
     (0..args.games)
         .into_par_iter()
         .map(|i| {
@@ -174,7 +175,7 @@ fn game_fitness(end: &Game, topout_cost: f64) -> f64 {
 
 /// A candidate's mean fitness (see [`game_fitness`]) and lines over the generation's games.
 fn fitness(args: &TuneArgs, w: &Weights, games: &[Game], stop: &AtomicBool) -> Option<(f64, f64)> {
-    let mut cfg = args.ai.config().ok()?;
+    let mut cfg = args.ai.config_capped(args.line_cap).ok()?;
     cfg.weights = w.clone();
     let results: Option<Vec<(f64, f64)>> = games
         .par_iter()
@@ -261,6 +262,10 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         // Only when on, so that state files made before the fourth ply resume with
         // `--fourth-ply 0` (the search they were made with).
         context.push_str(&format!(" fourth_ply {}", args.ai.fourth_ply_label()));
+    }
+    if let Some(cap) = args.ai.ai_line_cap {
+        // Only when given, so that state files made before the option still resume.
+        context.push_str(&format!(" ai_line_cap {cap}"));
     }
     if args.topout_cost != 0.0 {
         // Only when set, so that state files made before the option still resume.

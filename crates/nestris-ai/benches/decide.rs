@@ -1,0 +1,82 @@
+//! Time the AI takes for one piece (every `next_input` call from the spawn to the next spawn:
+//! the commitment, the choice once the preview is seen, and the engine's frames between),
+//! by search depth and phase. The positions are the pieces of a game the default AI plays
+//! (seed 1), taken in turn, so one figure covers many boards. The figures are in the README
+//! ("Decision time").
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use nestris_ai::{Ai, AiConfig};
+use nestris_engine::{Game, GameType, StartConfig};
+
+/// Plays `game` with `ai` up to the next spawn (or the end of the game).
+fn to_next_spawn(game: &mut Game, ai: &mut Ai) {
+    let spawn = game.spawn_count;
+    let mut frames = 0;
+    while !game.game_over() && (game.spawn_count == spawn || !game.piece_active()) {
+        let i = ai.next_input(game);
+        game.step(i);
+        frames += 1;
+        if frames > 2000 {
+            break;
+        }
+    }
+}
+
+/// `count` positions at successive spawns of a game from `level` (after `skip` pieces).
+fn positions(cfg: &AiConfig, level: u8, skip: usize, count: usize) -> Vec<(Game, Ai)> {
+    let mut game = Game::start(StartConfig::from_seed(1, level, GameType::A, 0));
+    let mut ai = Ai::new(cfg.clone());
+    while !game.piece_active() {
+        let i = ai.next_input(&game);
+        game.step(i);
+    }
+    let mut out = Vec::new();
+    for n in 0..skip + count {
+        if n >= skip {
+            out.push((game, ai.clone()));
+        }
+        to_next_spawn(&mut game, &mut ai);
+        if game.game_over() {
+            break;
+        }
+    }
+    out
+}
+
+fn decide(c: &mut Criterion) {
+    let mut g = c.benchmark_group("piece");
+    g.sample_size(20);
+    let four = AiConfig {
+        fifth_ply: 0,
+        ..AiConfig::default()
+    };
+    let five = AiConfig {
+        fifth_ply: 2,
+        ..AiConfig::default()
+    };
+    for (name, cfg, level, skip) in [
+        ("level18_four_plies", &four, 18, 20),
+        ("level18_five_plies", &five, 18, 20),
+        ("level29_playouts", &five, 29, 10),
+    ] {
+        let ps = positions(cfg, level, skip, 16);
+        let mut k = 0;
+        g.bench_function(name, |b| {
+            b.iter_batched(
+                || {
+                    k = (k + 1) % ps.len();
+                    ps[k].clone()
+                },
+                |(mut game, mut ai)| {
+                    to_next_spawn(&mut game, &mut ai);
+                    game
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, decide);
+criterion_main!(benches);
