@@ -191,7 +191,7 @@ impl Default for AiConfig {
             deep_locks: 6,
             deep_next: 4,
             fourth_ply: 8,
-            fifth_ply: 0,
+            fifth_ply: 2,
             fourth_ply_until: 29,
             fourth_ply_max_height: 10,
             blind_locks: 3,

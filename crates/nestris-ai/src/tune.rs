@@ -346,6 +346,9 @@ impl Cem {
         if let Some(b) = &mut w.before_19 {
             b.name = format!("{} (before level 19)", w.name);
         }
+        if let Some(e) = &mut w.endgame {
+            e.name = format!("{} (endgame)", w.name);
+        }
         for (s, t) in self.slots.iter().zip(theta) {
             let v = get(&start, s).unwrap_or(0.0) * t.exp();
             set(&mut w, s, v);
@@ -569,6 +572,25 @@ mod tests {
         assert_eq!(a.generation, 3);
         assert_eq!(a.history.len(), 3);
         assert_ne!(cem(8).candidate(0).unwrap(), cem(7).candidate(0).unwrap());
+    }
+
+    #[test]
+    fn the_endgame_table_is_tuned_when_the_start_has_one() {
+        let w = Weights::default();
+        assert_eq!(slot_from_level(&w, "endgame.tetrises"), 39);
+        let slots = vec!["endgame.tetrises".to_string()];
+        let c = Cem::new(&w, slots.clone(), 5, settings(4, 1, 0.3, 0.05), "t".into()).unwrap();
+        let cand = c.candidate(0).unwrap();
+        assert_ne!(get(&cand, &slots[0]), get(&w, &slots[0]));
+        assert_eq!(cand.phases()[3].w, w.phases()[3].w);
+        let back = Weights::from_toml(&cand.to_toml()).unwrap();
+        assert_eq!(back.phases(), cand.phases());
+        let plain = Weights {
+            endgame: None,
+            ..Weights::default()
+        };
+        let e = Cem::new(&plain, slots, 5, settings(4, 1, 0.3, 0.05), "t".into()).unwrap_err();
+        assert!(e.to_string().contains("[endgame] table"), "{e}");
     }
 
     #[test]
