@@ -73,8 +73,9 @@
 //! A lock whose clear changes the level makes the next piece fall at the new level's speed;
 //! the evaluation's weights change with the phase ([`Weights::at`]).
 //!
-//! Decision times (one core, the field's format): about 2.5 ms median with the fourth ply
-//! (0.9 ms without); the third plies cost under 1 ms (preview seen) and about 3 ms (blind)
+//! Decision times (one core, the field's format): about 4.4 ms a piece before level 29 with
+//! the fifth ply (2.2 ms with four plies, 0.9 ms with three: `cargo bench -p nestris-ai
+//! --bench decide`); the third plies cost under 1 ms (preview seen) and about 3 ms (blind)
 //! per decision, the playouts 12 ms (level 29) to 15 ms (double killscreen) with 16
 //! sequences, measured with `nestris bench` on the proxies of the README's "Decision time".
 
