@@ -503,10 +503,14 @@ impl PositionSaver {
         })?;
         let mut options = args.csv_options()?;
         options["save_positions_at"] = at.into();
-        let results = nestris_session::gamecsv::GamesCsv::create::<GameResult>(
-            &dir.join(RESULTS_CSV),
-            &options,
-        )?;
+        let path = dir.join(RESULTS_CSV);
+        // A resumed run keeps the lines of the games it does not play again (they are in its
+        // --games-csv, and their positions are in the folder).
+        let results = if args.resume {
+            nestris_session::gamecsv::GamesCsv::resume::<GameResult>(&path, &options)?.csv
+        } else {
+            nestris_session::gamecsv::GamesCsv::create::<GameResult>(&path, &options)?
+        };
         Ok(Some(PositionSaver {
             dir: dir.clone(),
             results: std::sync::Mutex::new(results),

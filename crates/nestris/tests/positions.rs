@@ -460,6 +460,59 @@ fn saved_at_20(dir: &Path) -> String {
     saved
 }
 
+/// A saving run that is stopped and resumed keeps the saved games' lines: its folder continues
+/// as the folder of a run played at once.
+#[test]
+fn a_resumed_saving_run_keeps_its_saved_games() {
+    let dir = scratch("resume-save");
+    let s = |p: &Path| p.to_string_lossy().into_owned();
+    let saved = saved_at_20(&dir);
+    let part = s(&dir.join("part"));
+    let csv = s(&dir.join("part.csv"));
+    let save = |games: &str| {
+        stdout(&[
+            "bench",
+            "--games",
+            games,
+            "--threads",
+            "1",
+            "--line-cap",
+            "20",
+            "--save-positions",
+            &part,
+            "--save-positions-at",
+            "20",
+            "--games-csv",
+            &csv,
+            "--resume",
+        ])
+    };
+    save("1");
+    let out = save("3");
+    assert!(out.contains("resumed"), "{out}");
+    let (a, b) = (dir.join("a.csv"), dir.join("b.csv"));
+    bench3(&[
+        "--line-cap",
+        "30",
+        "--continue",
+        &saved,
+        "--games-csv",
+        &s(&a),
+    ]);
+    bench3(&[
+        "--line-cap",
+        "30",
+        "--continue",
+        &part,
+        "--games-csv",
+        &s(&b),
+    ]);
+    assert_eq!(
+        without_frames(&csv_games(&a)),
+        without_frames(&csv_games(&b))
+    );
+}
+
 #[test]
 fn continued_games_are_the_games_played_through() {
     let dir = scratch("continue");
