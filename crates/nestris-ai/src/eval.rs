@@ -285,8 +285,10 @@ impl Weights {
     /// `[weights]`), `[before_19]`: overrides used before level 19 in A-type games (starting
     /// from `[weights]`), and `[double_killscreen]`: overrides used when the game has the double
     /// killscreen on, from level `from_level` (default 39) of that table (starting from the
-    /// killscreen weights). A file without a `[weights]` table may give the pairs at the top
-    /// level.
+    /// killscreen weights), and `[endgame]`: overrides used in the last `lines_left` lines
+    /// before a line cap the player knows, where the double killscreen's table plays
+    /// (starting from it; the file must have that table). A file without a `[weights]`
+    /// table may give the pairs at the top level.
     pub fn from_toml(text: &str) -> Result<Weights, WeightsError> {
         let value: toml::Table = text
             .parse()
@@ -557,7 +559,8 @@ impl Weights {
     /// The weights of each phase, indexed by [`Weights::phase`]: levels 19-28 (and below 19
     /// without a `[before_19]` table), from 29 on, B-type, under the double killscreen, and
     /// before level 19 (each the base weights, or the killscreen weights under the double
-    /// killscreen, where its table is absent).
+    /// killscreen, where its table is absent), and the endgame ([`Weights::phase_capped`];
+    /// the double killscreen's weights where its table is absent).
     pub fn phases(&self) -> [&Weights; 6] {
         let double = self
             .double_killscreen
