@@ -46,10 +46,7 @@ fn positions(cfg: &AiConfig, level: u8, skip: usize, count: usize) -> Vec<(Game,
 fn decide(c: &mut Criterion) {
     let mut g = c.benchmark_group("piece");
     g.sample_size(20);
-    let four = AiConfig {
-        fifth_ply: 0,
-        ..AiConfig::default()
-    };
+    let four = AiConfig::default();
     let five = AiConfig {
         fifth_ply: 2,
         ..AiConfig::default()
@@ -57,7 +54,7 @@ fn decide(c: &mut Criterion) {
     for (name, cfg, level, skip) in [
         ("level18_four_plies", &four, 18, 20),
         ("level18_five_plies", &five, 18, 20),
-        ("level29_playouts", &five, 29, 10),
+        ("level29_playouts", &four, 29, 10),
     ] {
         let ps = positions(cfg, level, skip, 16);
         let mut k = 0;
