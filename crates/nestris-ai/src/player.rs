@@ -745,65 +745,32 @@ impl Ai {
     /// after that of its best placement, each followed by the expectation over the piece
     /// after them of its best placement.
     fn fifth_ply(&mut self, s: &After, next: PieceKind) -> f64 {
-        let p3 = next_piece_probabilities(next);
-        let mut v = 0.0;
-        for k in PieceKind::ALL {
-            let pk = p3[k as usize];
-            if pk == 0.0 {
-                continue;
-            }
-            let Some((c, (o, x, y))) = self.best_placement(s, k, 2) else {
-                v += pk * TOP_OUT;
-                continue;
-            };
-            if c >= TOP_OUT {
-                v += pk * TOP_OUT;
-                continue;
-            }
-            let t = s.place(o, x, y, 2, self.b_type);
-            let p4 = next_piece_probabilities(k);
-            let mut e = 0.0;
-            for j in PieceKind::ALL {
-                let pj = p4[j as usize];
-                if pj == 0.0 {
-                    continue;
-                }
-                let Some((c, (o, x, y))) = self.best_placement(&t, j, 3) else {
-                    e += pj * TOP_OUT;
-                    continue;
-                };
-                if c >= TOP_OUT {
-                    e += pj * TOP_OUT;
-                    continue;
-                }
-                let u = t.place(o, x, y, 3, self.b_type);
-                let p5 = next_piece_probabilities(j);
-                let mut f = 0.0;
-                for i in PieceKind::ALL {
-                    let pi = p5[i as usize];
-                    if pi > 0.0 {
-                        f += pi * self.best_follow_up(&u, i, 4);
-                    }
-                }
-                e += pj * f;
-            }
-            v += pk * e;
-        }
-        v
+        self.deep_value(s, next, 2, 3)
     }
 
     /// The fourth ply's value of `s` (the game after the current and the next piece `next`):
     /// the expectation over the piece after `next` of its best placement, each followed by
     /// the expectation over the piece after that of its best placement.
     fn fourth_ply(&mut self, s: &After, next: PieceKind) -> f64 {
-        let p3 = next_piece_probabilities(next);
+        self.deep_value(s, next, 2, 2)
+    }
+
+    /// The value of `s` over the `depth` pieces after `prev`, placed from placement number
+    /// `slot` on: the expectation over the piece after `prev` (the picker's probabilities) of
+    /// its best placement, followed, while `depth` lasts, by the same one piece deeper.
+    fn deep_value(&mut self, s: &After, prev: PieceKind, slot: usize, depth: usize) -> f64 {
+        let p = next_piece_probabilities(prev);
         let mut v = 0.0;
         for k in PieceKind::ALL {
-            let pk = p3[k as usize];
+            let pk = p[k as usize];
             if pk == 0.0 {
                 continue;
             }
-            let Some((c, (o, x, y))) = self.best_placement(s, k, 2) else {
+            if depth <= 1 {
+                v += pk * self.best_follow_up(s, k, slot);
+                continue;
+            }
+            let Some((c, (o, x, y))) = self.best_placement(s, k, slot) else {
                 v += pk * TOP_OUT;
                 continue;
             };
@@ -811,16 +778,8 @@ impl Ai {
                 v += pk * TOP_OUT;
                 continue;
             }
-            let t = s.place(o, x, y, 2, self.b_type);
-            let p4 = next_piece_probabilities(k);
-            let mut e = 0.0;
-            for j in PieceKind::ALL {
-                let pj = p4[j as usize];
-                if pj > 0.0 {
-                    e += pj * self.best_follow_up(&t, j, 3);
-                }
-            }
-            v += pk * e;
+            let t = s.place(o, x, y, slot, self.b_type);
+            v += pk * self.deep_value(&t, k, slot + 1, depth - 1);
         }
         v
     }
