@@ -231,46 +231,31 @@ fn playouts_are_deterministic_and_change_decisions() {
     }
 }
 
-/// The fourth ply (once the preview is seen, levels 18-28) is live: it changes decisions, and
-/// the games it plays clear lines and replay the same.
+/// The fourth ply (once the preview is seen, levels 18-28) and the fifth (the fourth's best
+/// pairs one piece deeper) are live: each changes decisions, and the games it plays clear
+/// lines and replay the same.
 #[test]
-fn the_fourth_ply_changes_decisions() {
-    let on = AiConfig {
-        fourth_ply: 4,
+fn the_fourth_and_fifth_plies_change_decisions() {
+    let fourth = |n| AiConfig {
+        fourth_ply: n,
         ..AiConfig::default()
     };
-    let off = AiConfig {
-        fourth_ply: 0,
+    let fifth = |n| AiConfig {
+        fifth_ply: n,
         ..AiConfig::default()
     };
-    let g = Game::start(StartConfig::from_seed(5, 18, GameType::A, 0));
-    let (a, ga) = inputs_of(g, &mut Ai::new(on.clone()), 3000);
-    let (b, _) = inputs_of(g, &mut Ai::new(on), 3000);
-    assert_eq!(a, b, "the fourth ply is not deterministic");
-    assert!(ga.lines_value() >= 8, "{} lines", ga.lines_value());
-    let (c, _) = inputs_of(g, &mut Ai::new(off), 3000);
-    assert_ne!(a, c, "the fourth ply changed no decision");
-}
-
-/// The fifth ply (the fourth ply's best pairs one piece deeper) is live: it changes decisions,
-/// and the games it plays clear lines and replay the same.
-#[test]
-fn the_fifth_ply_changes_decisions() {
-    let on = AiConfig {
-        fifth_ply: 2,
-        ..AiConfig::default()
-    };
-    let off = AiConfig {
-        fifth_ply: 0,
-        ..AiConfig::default()
-    };
-    let g = Game::start(StartConfig::from_seed(5, 18, GameType::A, 0));
-    let (a, ga) = inputs_of(g, &mut Ai::new(on.clone()), 3000);
-    let (b, _) = inputs_of(g, &mut Ai::new(on), 3000);
-    assert_eq!(a, b, "the fifth ply is not deterministic");
-    assert!(ga.lines_value() >= 8, "{} lines", ga.lines_value());
-    let (c, _) = inputs_of(g, &mut Ai::new(off), 3000);
-    assert_ne!(a, c, "the fifth ply changed no decision");
+    for (name, on, off) in [
+        ("fourth", fourth(4), fourth(0)),
+        ("fifth", fifth(2), fifth(0)),
+    ] {
+        let g = Game::start(StartConfig::from_seed(5, 18, GameType::A, 0));
+        let (a, ga) = inputs_of(g, &mut Ai::new(on.clone()), 3000);
+        let (b, _) = inputs_of(g, &mut Ai::new(on), 3000);
+        assert_eq!(a, b, "the {name} ply is not deterministic");
+        assert!(ga.lines_value() >= 8, "{name}: {} lines", ga.lines_value());
+        let (c, _) = inputs_of(g, &mut Ai::new(off), 3000);
+        assert_ne!(a, c, "the {name} ply changed no decision");
+    }
 }
 
 /// The `[endgame]` table plays only the last `lines_left` lines before the cap the player is
