@@ -332,3 +332,25 @@ def test_ai_plays_unmasked_and_from_frame_mode():
         if te:
             break
     assert info["lines"] > 10
+
+
+def test_the_ai_player_plays_for_the_env_line_cap():
+    # Level 45 under the double killscreen, the game stopped at 20 lines: the default's
+    # [endgame] table (the last 30 lines before the cap) plays from the start, so the
+    # player's inputs differ from those of a game with a far cap.
+    def inputs(line_cap):
+        env = make(mode="frame", action_set="full", level=45, double_killscreen=True, line_cap=line_cap)
+        env.reset(seed=3)
+        player = nestris.Ai("default")
+        out = []
+        for _ in range(3000):
+            b = player.next_input(env)
+            out.append(b)
+            obs, r, te, tr, info = env.step(b)
+            if te or tr:
+                break
+        return out
+
+    near, far = inputs(20), inputs(5000)
+    assert near != far
+    assert inputs(5000) == far

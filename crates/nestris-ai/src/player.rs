@@ -391,6 +391,12 @@ impl Ai {
         &self.cfg
     }
 
+    /// Tells the player the line cap it plays for ([`AiConfig::line_cap`], a departure),
+    /// from its next decision on.
+    pub fn set_line_cap(&mut self, line_cap: Option<u32>) {
+        self.cfg.line_cap = line_cap;
+    }
+
     /// How many decisions have been completed so far (one per piece, plus replans).
     pub fn decision_count(&self) -> u64 {
         self.decisions

@@ -228,6 +228,11 @@ mod tests {
                 "board",
             ),
             (format!("/v1/best?board={b}&piece=T&elapsed=3"), "at"),
+            (
+                format!("/v1/best?board={b}&piece=T&line_cap=10000"),
+                "line_cap",
+            ),
+            (format!("/v1/best?board={b}&piece=T&lineCap=-1"), "line_cap"),
         ] {
             let r = route("GET", &target, b"");
             assert_eq!(r.status, 400, "{target}: {}", r.body);
@@ -237,6 +242,29 @@ mod tests {
         assert_eq!(route("GET", "/nope", b"").status, 404);
         assert_eq!(route("DELETE", "/v1/best", b"").status, 405);
         assert_eq!(route("POST", "/v1/best", b"[1]").status, 400);
+    }
+
+    #[test]
+    fn the_line_cap_brings_in_the_endgame_table() {
+        // Level 45 under the double killscreen with 420 lines: the default's `[endgame]`
+        // table (the last 30 lines before the cap) values the burn the I makes otherwise.
+        let values = |extra: &str| {
+            let r = route(
+                "GET",
+                &format!(
+                    "/v1/best?board={}&piece=I&next=T&level=45&lines=420&double_killscreen=1&top=3{extra}",
+                    board_bits()
+                ),
+                b"",
+            );
+            assert_eq!(r.status, 200, "{extra}: {}", r.body);
+            let v: serde_json::Value = serde_json::from_str(&r.body).expect("json");
+            v["placements"].clone()
+        };
+        let none = values("");
+        assert_eq!(values("&line_cap=0"), none);
+        assert_eq!(values("&lineCap=1000"), none, "the cap is 580 lines away");
+        assert_ne!(values("&line_cap=430"), none);
     }
 
     /// A reader that counts what is read from it.

@@ -157,6 +157,7 @@ impl Request {
         let (mut hz, mut reaction, mut top) = ("30".to_string(), 18u32, 5usize);
         let (mut elapsed, mut at, mut lock_v) = (None, None, None);
         let mut double_killscreen = false;
+        let mut line_cap = None;
         let mut weights = None;
         let mut ignored = Vec::new();
         for (k, v) in pairs {
@@ -190,6 +191,9 @@ impl Request {
                             ))
                         }
                     }
+                }
+                "line_cap" | "lineCap" => {
+                    line_cap = Some(number("line_cap", v, 9999)? as u32).filter(|&c| c > 0)
                 }
                 "ai" => {
                     weights = Some(Weights::preset(v.trim()).map_err(|e| bad("ai", e.to_string()))?)
@@ -228,6 +232,7 @@ impl Request {
                     input,
                     reaction,
                     weights: weights.unwrap_or_else(|| default_weights().clone()),
+                    line_cap,
                     ..AiConfig::default()
                 },
                 double_killscreen,

@@ -691,10 +691,13 @@ impl PyAi {
     }
 
     /// The controller byte the AI holds on the next frame of `env`'s game (the AI player
-    /// itself: its tap speed and reaction time; it keeps its plan between calls).
+    /// itself: its tap speed and reaction time, playing for `env`'s line cap; it keeps its
+    /// plan between calls).
     fn next_input(&mut self, env: &Bound<'_, PyAny>) -> PyResult<u8> {
         let core = core_env(env)?;
         let core = core.borrow();
+        // The environment's line cap (a departure) is the end the AI plays for, as in `best`.
+        self.player.set_line_cap(core.cfg.line_cap);
         Ok(self.player.next_input(&core.env()?.game))
     }
 

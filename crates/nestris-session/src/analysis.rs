@@ -249,8 +249,7 @@ fn expected_lock_values(
 pub fn analyse(q: &Query) -> Result<Answer, AnalysisError> {
     let (game, reach) = root(q)?;
     let p = &q.position;
-    let weights = q.ai.weights.at(p.level, q.double_killscreen).clone();
-    let eval = Evaluator::new(weights).with_input(q.ai.input.clone());
+    let eval = evaluator(q, p.level, reach.lines);
     let values: Vec<(NesLock, f64)> = match p.next {
         Some(_) => nestris_ai::lock_values(&reach, &eval),
         None => expected_lock_values(&reach, p.piece, &eval),
@@ -347,6 +346,8 @@ struct Walk {
     summaries: Vec<nestris_ai::MoveSummary>,
     last_board: Board,
     last_level: u8,
+    /// The line counter (as the game keeps it) where `last_level` was read.
+    last_lines: u16,
     out: Line,
 }
 
@@ -357,9 +358,20 @@ fn kind_of(step: &Step) -> PieceKind {
     }
 }
 
-fn evaluator(q: &Query, level: u8) -> Evaluator {
-    Evaluator::new(q.ai.weights.at(level, q.double_killscreen).clone())
-        .with_input(q.ai.input.clone())
+/// The evaluator of the weights' phase the AI player would be in at `level` with `lines`
+/// (the line count as the game keeps it) cleared: the table before level 19 until its
+/// `until_lines`, and the `[endgame]` table in the last lines before the line cap the AI is
+/// told (`AiConfig::line_cap`, a departure), as [`nestris_ai::Ai`] chooses them.
+fn evaluator(q: &Query, level: u8, lines: u16) -> Evaluator {
+    let w = &q.ai.weights;
+    let phase = w.phase_capped(
+        level,
+        nestris_engine::bcd::lines_value(lines),
+        q.double_killscreen,
+        false,
+        q.ai.line_cap,
+    );
+    Evaluator::new(w.phases()[phase].clone()).with_input(q.ai.input.clone())
 }
 
 impl Walk {
@@ -368,6 +380,7 @@ impl Walk {
         Ok(Walk {
             last_board: reach.board,
             last_level: q.position.level,
+            last_lines: reach.lines,
             out: Line {
                 pieces: Vec::new(),
                 locks: Vec::new(),
@@ -407,7 +420,7 @@ impl Walk {
         }
         let pos = &mut self.pos;
         pos.next = following;
-        let eval = evaluator(q, pos.timing.level);
+        let eval = evaluator(q, pos.timing.level, pos.lines);
         let base = pos.summary();
         let one = |l: &NesLock| {
             let land = pos.landing(l);
@@ -465,6 +478,7 @@ impl Walk {
         self.out.locks.push((l.orientation, l.x, l.y));
         self.last_board = land.board;
         self.last_level = self.pos.timing.level;
+        self.last_lines = self.pos.lines;
         self.out.board = rows_of(&land.board);
         self.prev = Some(l);
         if l.tops_out {
@@ -485,7 +499,7 @@ impl Walk {
         // The evaluation is linear in the counts a move summary holds (clears, lock
         // heights, points), so each lock's counts add their own share to the last lock's
         // evaluation.
-        let eval = evaluator(q, self.last_level);
+        let eval = evaluator(q, self.last_level, self.last_lines);
         let mut value = match self.summaries.last() {
             Some(m) => eval.cost(&self.last_board, m),
             None => eval.cost(&self.last_board, &Default::default()),
