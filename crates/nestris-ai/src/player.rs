@@ -209,6 +209,34 @@ impl Default for AiConfig {
     }
 }
 
+impl AiConfig {
+    /// Which of the weights' phases ([`Weights::phases`]) the player is in at `level` with
+    /// `lines` cleared (the line count, not the game's BCD counter): [`Weights::phase_capped`]
+    /// with the line cap it is told ([`AiConfig::line_cap`]).
+    pub fn phase(&self, level: u8, lines: u32, double_killscreen: bool, b_type: bool) -> usize {
+        self.weights
+            .phase_capped(level, lines, double_killscreen, b_type, self.line_cap)
+    }
+
+    /// The evaluator the player uses in phase `phase` ([`AiConfig::phase`]): that phase's
+    /// weights at this tap speed. The double killscreen's table, from its `from_level`, and
+    /// the killscreen table from `ready_from` ready the stack for two rows a frame: their
+    /// reach is measured at that gravity.
+    pub fn phase_evaluator(&self, phase: usize) -> Evaluator {
+        let e = Evaluator::new(self.weights.phases()[phase].clone()).with_input(self.input.clone());
+        let ready_from = self
+            .weights
+            .double_killscreen
+            .as_ref()
+            .and_then(|d| d.ready_from);
+        match (phase, ready_from) {
+            (3, _) => e.with_double_killscreen_reach(0),
+            (1, Some(from)) => e.with_double_killscreen_reach(from),
+            _ => e,
+        }
+    }
+}
+
 /// The probability of each next piece (T J Z O S L I) given the current piece, under the NES
 /// picker with a uniformly random generator: 1/8 each for the six others from the first roll,
 /// plus the reroll (probability 2/8) spread over the seven with the current piece's
@@ -342,25 +370,7 @@ impl Ai {
     /// A player with these settings.
     pub fn new(cfg: AiConfig) -> Ai {
         Ai {
-            evals: {
-                let phases = cfg.weights.phases();
-                let ready_from = cfg
-                    .weights
-                    .double_killscreen
-                    .as_ref()
-                    .and_then(|d| d.ready_from);
-                std::array::from_fn(|i| {
-                    let e = Evaluator::new(phases[i].clone()).with_input(cfg.input.clone());
-                    // The double-killscreen table, from its `from_level`, and the killscreen
-                    // table from `ready_from` ready the stack for two rows a frame: their
-                    // reach is measured at that gravity.
-                    match (i, ready_from) {
-                        (3, _) => e.with_double_killscreen_reach(0),
-                        (1, Some(from)) => e.with_double_killscreen_reach(from),
-                        _ => e,
-                    }
-                })
-            },
+            evals: std::array::from_fn(|i| cfg.phase_evaluator(i)),
             eval_ks: 0,
             cfg,
             piece_id: None,
@@ -504,12 +514,11 @@ impl Ai {
         let level = game.level;
         self.double_killscreen = game.double_killscreen();
         self.b_type = game.game_type == nestris_engine::GameType::B;
-        self.eval_ks = self.cfg.weights.phase_capped(
+        self.eval_ks = self.cfg.phase(
             level,
             game.lines_value(),
             self.double_killscreen,
             self.b_type,
-            self.cfg.line_cap,
         );
         // One-piece costs, to keep the best `beam` locks for the two-piece look.
         let now = After {

@@ -361,17 +361,11 @@ fn kind_of(step: &Step) -> PieceKind {
 /// The evaluator of the weights' phase the AI player would be in at `level` with `lines`
 /// (the line count as the game keeps it) cleared: the table before level 19 until its
 /// `until_lines`, and the `[endgame]` table in the last lines before the line cap the AI is
-/// told (`AiConfig::line_cap`, a departure), as [`nestris_ai::Ai`] chooses them.
+/// told (`AiConfig::line_cap`, a departure), as [`nestris_ai::Ai`] chooses them
+/// ([`AiConfig::phase`], [`AiConfig::phase_evaluator`]).
 fn evaluator(q: &Query, level: u8, lines: u16) -> Evaluator {
-    let w = &q.ai.weights;
-    let phase = w.phase_capped(
-        level,
-        nestris_engine::bcd::lines_value(lines),
-        q.double_killscreen,
-        false,
-        q.ai.line_cap,
-    );
-    Evaluator::new(w.phases()[phase].clone()).with_input(q.ai.input.clone())
+    let lines = nestris_engine::bcd::lines_value(lines);
+    q.ai.phase_evaluator(q.ai.phase(level, lines, q.double_killscreen, false))
 }
 
 impl Walk {
