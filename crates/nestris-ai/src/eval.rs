@@ -10,7 +10,7 @@ use crate::board::{Board, ROWS};
 use crate::search::{BoardBefore, IReachPaths};
 
 /// Every feature, by name, with what it measures. Names are the weights file's keys.
-pub const FEATURES: [(&str, &str); 30] = [
+pub const FEATURES: [(&str, &str); 31] = [
     ("lines_cleared", "lines cleared by the placed pieces"),
     (
         "lock_height",
@@ -92,6 +92,11 @@ pub const FEATURES: [(&str, &str); 30] = [
         "surface",
         "of the next 10 pieces, how many the nine columns beside the well are expected not to \
          take without a hole (the surface table)",
+    ),
+    (
+        "low_burns",
+        "burns times the rows the final stack's tallest column stands below danger_height: \
+         a burn on a low stack, where waiting for the I costs no risk",
     ),
 ];
 
@@ -945,7 +950,9 @@ impl Evaluator {
     }
 
     /// The part of the cost that comes from the placed pieces rather than the board (lines
-    /// cleared, lock height, burns, Tetrises, points).
+    /// cleared, lock height, burns, Tetrises, points). `low_burns` needs both (the burns and
+    /// the board's height) and is in neither this nor the cost of the board with an empty
+    /// summary: a playout's value leaves it out.
     pub fn move_cost(&self, m: &MoveSummary) -> f64 {
         let f = Self::move_features(m);
         MOVE_FEATURES
@@ -1026,6 +1033,9 @@ impl Evaluator {
             }
         }
         f[25] = danger;
+        // Burns on a low stack: a burn's cost grows with the rows the stack stands below the
+        // danger height, where keeping the lines for a Tetris risks nothing.
+        f[30] = f[22] * (w.danger_height - maxh as f64).max(0.0);
         if self.need_surface || w.w[29] != 0.0 {
             f[29] = crate::surface::shortfall(&h, well);
         }
@@ -1194,6 +1204,33 @@ mod tests {
         assert_eq!(e.cost(&b, &m), 2.0 * expected + feat(&b, "holes"));
         // The default does not use it.
         assert_eq!(Weights::default().get("surface"), 0.0);
+    }
+
+    #[test]
+    fn low_burns_count_burned_lines_by_the_rows_below_the_danger_height() {
+        // Heights 3 1 2 0 1 1 1 2 0 1: the tallest column stands 3 rows, 9 below the danger
+        // height of 12 (`Weights::zero`).
+        let b = board!["..........", "#.........", "#.#....#..", "###.####.#",];
+        let with = |clears: &[u32], dh: f64| {
+            let mut m = MoveSummary::default();
+            for (slot, &c) in clears.iter().enumerate() {
+                m.add(slot, c, 0, 18);
+            }
+            let mut w = Weights::zero("params");
+            w.danger_height = dh;
+            Evaluator::features(&b, &m, &w)[idx("low_burns")]
+        };
+        // A single and a double: 3 burned lines, 9 rows below.
+        assert_eq!(with(&[1, 2], 12.0), 27.0);
+        // A Tetris is not a burn.
+        assert_eq!(with(&[4], 12.0), 0.0);
+        assert_eq!(with(&[4, 1], 12.0), 9.0);
+        // At or above the danger height a burn costs only `burns`.
+        assert_eq!(with(&[3], 3.0), 0.0);
+        assert_eq!(with(&[3], 2.0), 0.0);
+        assert_eq!(with(&[3], 4.5), 4.5);
+        // No burn, no cost.
+        assert_eq!(with(&[], 12.0), 0.0);
     }
 
     #[test]
