@@ -356,11 +356,37 @@ pub fn parse<T: CsvRow>(
     bytes: &[u8],
     options: &serde_json::Value,
 ) -> Result<Parsed<T>, CsvError> {
+    parse_in("--resume", name, bytes, Some(options)).map(|(parsed, _)| parsed)
+}
+
+/// Reads a whole `--games-csv` file named `name` written with any options, for `nestris
+/// compare`: the options recorded on its first line and its games (an incomplete last line,
+/// a run still going or cut short, is left out). Errors begin with `context`.
+pub fn read_any<T: CsvRow>(
+    context: &str,
+    name: &str,
+    bytes: &[u8],
+) -> Result<(serde_json::Value, Vec<T>), CsvError> {
+    let (parsed, options) = parse_in(context, name, bytes, None)?;
+    if parsed.restart {
+        bail!("{context}: {name} holds no game (it is empty or cut inside its two header lines)");
+    }
+    Ok((options, parsed.games))
+}
+
+/// [`parse`] with the messages' `context`; with `options`, the file's must be the same. Also
+/// returns the options the file records (`null` when it has none yet).
+fn parse_in<T: CsvRow>(
+    context: &str,
+    name: &str,
+    bytes: &[u8],
+    options: Option<&serde_json::Value>,
+) -> Result<(Parsed<T>, serde_json::Value), CsvError> {
     // Complete lines end with a newline; anything after the last one is a line cut short.
     let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let text = std::str::from_utf8(&bytes[..complete]).map_err(|e| {
         CsvError::Invalid(format!(
-            "--resume: {name} is not a nestris bench CSV (not UTF-8 text at byte {})",
+            "{context}: {name} is not a nestris bench CSV (not UTF-8 text at byte {})",
             e.valid_up_to()
         ))
     })?;
@@ -369,31 +395,34 @@ pub fn parse<T: CsvRow>(
         // Cut inside the header (or empty): nothing was recorded yet.
         let head = String::from_utf8_lossy(bytes);
         if !head.is_empty() && !head.starts_with(OPTIONS_PREFIX.trim_end()) {
-            bail!("--resume: {name} is not a --games-csv file of this version (its first line does not start with {:?})", OPTIONS_PREFIX.trim_end());
+            bail!("{context}: {name} is not a --games-csv file of this version (its first line does not start with {:?})", OPTIONS_PREFIX.trim_end());
         }
-        return Ok(Parsed {
-            games: Vec::new(),
-            complete,
-            restart: true,
-        });
+        return Ok((
+            Parsed {
+                games: Vec::new(),
+                complete,
+                restart: true,
+            },
+            serde_json::Value::Null,
+        ));
     }
     let Some(json) = lines[0].strip_prefix(OPTIONS_PREFIX) else {
         bail!(
-            "--resume: {name} is not a --games-csv file of this version (line 1 does not start with {:?})",
+            "{context}: {name} is not a --games-csv file of this version (line 1 does not start with {:?})",
             OPTIONS_PREFIX.trim_end()
         );
     };
     let recorded: serde_json::Value = serde_json::from_str(json).map_err(|e| {
         CsvError::Invalid(format!(
-            "--resume: {name} line 1: the options are not valid JSON: {e}"
+            "{context}: {name} line 1: the options are not valid JSON: {e}"
         ))
     })?;
-    if let Err(e) = check_options(&recorded, options) {
-        bail!("--resume: {name} was written by a run with other options: {e}");
+    if let Some(Err(e)) = options.map(|o| check_options(&recorded, o)) {
+        bail!("{context}: {name} was written by a run with other options: {e}");
     }
     if lines[1] != T::COLUMNS {
         bail!(
-            "--resume: {name} line 2: the columns are {:?}, this version writes {:?}",
+            "{context}: {name} line 2: the columns are {:?}, this version writes {:?}",
             lines[1],
             T::COLUMNS
         );
@@ -406,45 +435,35 @@ pub fn parse<T: CsvRow>(
         let fields: Vec<&str> = line.split(',').collect();
         if fields.len() != columns {
             bail!(
-                "--resume: {name} line {n}: {} fields, expected {columns} ({})",
+                "{context}: {name} line {n}: {} fields, expected {columns} ({})",
                 fields.len(),
                 T::COLUMNS
             );
         }
         let row = T::parse(&fields)
-            .map_err(|e| CsvError::Invalid(format!("--resume: {name} line {n}: {e}")))?;
+            .map_err(|e| CsvError::Invalid(format!("{context}: {name} line {n}: {e}")))?;
         if let Some(first) = seen.insert(row.index(), n) {
             bail!(
-                "--resume: {name} line {n}: game {} is already on line {first}",
+                "{context}: {name} line {n}: game {} is already on line {first}",
                 row.index()
             );
         }
         games.push(row);
     }
-    Ok(Parsed {
-        games,
-        complete,
-        restart: false,
-    })
+    Ok((
+        Parsed {
+            games,
+            complete,
+            restart: false,
+        },
+        recorded,
+    ))
 }
 
 /// Compares the options recorded in a file with the current ones; the error lists every
 /// option that differs.
 fn check_options(recorded: &serde_json::Value, now: &serde_json::Value) -> Result<(), String> {
-    let (Some(rec), Some(cur)) = (recorded.as_object(), now.as_object()) else {
-        return Err("the options line is not a JSON object".into());
-    };
-    let mut keys: Vec<&String> = rec.keys().chain(cur.keys()).collect();
-    keys.sort();
-    keys.dedup();
-    let mut diffs = Vec::new();
-    let show = |v: Option<&serde_json::Value>| v.map_or("(absent)".to_string(), |v| v.to_string());
-    for k in keys {
-        let (a, b) = (rec.get(k), cur.get(k));
-        if a != b {
-            diffs.push(format!("{k}: {} in the file, {} now", show(a), show(b)));
-        }
-    }
+    let diffs = option_differences(recorded, now, "in the file", "now")?;
     if !diffs.is_empty() {
         return Err(format!(
             "{}; resume with the same options, or leave out --resume to start over",
@@ -452,6 +471,34 @@ fn check_options(recorded: &serde_json::Value, now: &serde_json::Value) -> Resul
         ));
     }
     Ok(())
+}
+
+/// Every option that differs between two options lines (JSON objects), as `key: A's value
+/// {a_label}, B's value {b_label}`, in key order; an error if either is not an object.
+pub fn option_differences(
+    a: &serde_json::Value,
+    b: &serde_json::Value,
+    a_label: &str,
+    b_label: &str,
+) -> Result<Vec<String>, String> {
+    let (Some(rec), Some(cur)) = (a.as_object(), b.as_object()) else {
+        return Err("the options line is not a JSON object".into());
+    };
+    let mut keys: Vec<&String> = rec.keys().chain(cur.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    let show = |v: Option<&serde_json::Value>| v.map_or("(absent)".to_string(), |v| v.to_string());
+    Ok(keys
+        .into_iter()
+        .filter(|k| rec.get(*k) != cur.get(*k))
+        .map(|k| {
+            format!(
+                "{k}: {} {a_label}, {} {b_label}",
+                show(rec.get(k)),
+                show(cur.get(k))
+            )
+        })
+        .collect())
 }
 
 #[cfg(test)]

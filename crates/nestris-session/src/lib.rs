@@ -14,12 +14,14 @@
 //!   action masks, N games on all cores, replay export), what the Python package wraps;
 //!   [`render`], RGB and text pictures of a game.
 //! - [`bench`]: headless games to the end, the benchmark runner on all cores, and its report
-//!   in the field's format; [`gamecsv`], the per-game CSV that makes a run resumable.
+//!   in the field's format; [`gamecsv`], the per-game CSV that makes a run resumable;
+//!   [`compare`], two runs' CSVs compared game by game (paired gains).
 #![warn(missing_docs)]
 
 pub mod analysis;
 pub mod bench;
 pub mod classic;
+pub mod compare;
 pub mod departure;
 pub mod env;
 pub mod gamecsv;

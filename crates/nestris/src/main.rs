@@ -3,6 +3,7 @@
 
 mod bench;
 mod best;
+mod compare;
 mod gaps;
 mod options;
 mod play;
@@ -58,6 +59,9 @@ enum Command {
     /// file:PATH): one line of letters per game, the same pieces the other commands deal with
     /// the same --seed.
     Sequence(sequence::SequenceArgs),
+    /// Compare two benchmark runs game by game (`bench --games-csv` files): the mean
+    /// per-game gain with its standard error, and the games each lost early.
+    Compare(compare::CompareArgs),
 }
 
 /// `watch` with its default options (what `nestris` alone runs in a terminal).
@@ -79,6 +83,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::Sequence(args)) => sequence::run(&args),
+        Some(Command::Compare(args)) => compare::run(&args),
         None if std::io::IsTerminal::is_terminal(&std::io::stdout()) => {
             // No subcommand in a terminal: watch the AI with the default options.
             use clap::Parser as _;
