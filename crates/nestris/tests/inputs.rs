@@ -490,3 +490,50 @@ fn key_map_files_bind_one_action_a_line() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("must be a string"), "{err}");
 }
+
+#[test]
+fn compare_pairs_two_runs_and_refuses_what_is_not_one() {
+    let dir = scratch("compare");
+    let a = dir.join("a.csv");
+    let a = a.to_str().expect("utf-8");
+    let (code, out, err) = nestris(&[
+        "bench",
+        "--games",
+        "3",
+        "--line-cap",
+        "8",
+        "--seed",
+        "5",
+        "--games-csv",
+        a,
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    // A run against itself: every gain 0, the same options.
+    let (code, out, err) = nestris(&["compare", a, a]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("paired games       3"), "{out}");
+    assert!(out.contains("options            the same"), "{out}");
+    let (code, out, err) = nestris(&["compare", "--json", a, a]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["columns"][0]["gain"], 0.0);
+    // One game in common, a file that is no run, a line cut to bad fields, a missing file.
+    let text = std::fs::read_to_string(a).expect("csv");
+    let lines: Vec<&str> = text.lines().collect();
+    let one = dir.join("one.csv");
+    std::fs::write(&one, format!("{}\n{}\n{}\n", lines[0], lines[1], lines[2])).unwrap();
+    let bad = dir.join("bad.csv");
+    std::fs::write(&bad, format!("{}\n{}\n1,2,3\n", lines[0], lines[1])).unwrap();
+    let trace = traces_dir().join("FORMAT.md");
+    for (other, expect) in [
+        (one.to_str().unwrap(), "1 game(s) in common"),
+        (bad.to_str().unwrap(), "bad.csv line 3"),
+        (trace.to_str().unwrap(), "is not a --games-csv file"),
+        ("/nonexistent/x.csv", "cannot read /nonexistent/x.csv"),
+    ] {
+        let (code, out, err) = nestris(&["compare", a, other]);
+        assert_eq!(code, 2, "{other}: {out}{err}");
+        assert!(err.contains(expect), "{other}: {err}");
+        no_panic(&err);
+    }
+}
