@@ -86,8 +86,9 @@ pub fn compare_files(
     let (base_options, base_games) = read_any::<GameResult>("compare", base_name, base)?;
     let (new_options, new_games) = read_any::<GameResult>("compare", new_name, new)?;
     let mut c = compare(&base_games, &new_games)?;
-    c.option_differences =
-        option_differences(&base_options, &new_options, "in BASE", "in NEW").unwrap_or_default();
+    // An options line that is JSON but not an object is named rather than read as "the same".
+    c.option_differences = option_differences(&base_options, &new_options, "in BASE", "in NEW")
+        .unwrap_or_else(|e| vec![format!("cannot be compared: {e}")]);
     Ok(c)
 }
 
@@ -263,6 +264,12 @@ mod tests {
             e.to_string()
                 .starts_with("compare: x.csv is not a --games-csv file"),
             "{e}"
+        );
+        let odd = a.replacen("{\"seed\":1,\"weights\":\"a.toml\"}", "5", 1);
+        let c = compare_files("a.csv", a.as_bytes(), "odd.csv", odd.as_bytes()).unwrap();
+        assert_eq!(
+            c.option_differences,
+            vec!["cannot be compared: the options line is not a JSON object".to_string()]
         );
         let e = compare_files("a.csv", a.as_bytes(), "e.csv", b"").unwrap_err();
         assert!(e.to_string().contains("e.csv holds no game"), "{e}");
