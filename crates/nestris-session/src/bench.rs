@@ -154,7 +154,7 @@ pub const MAX_FRAMES: u64 = 50_000_000;
 
 /// Plays `game` (not stepped yet) with `player` until play is over or a limit is reached;
 /// `None` when `stop` is raised first.
-pub fn play<G: RuleSet, P: Player<G>>(
+pub fn play<G: RuleSet, P: Player<G> + ?Sized>(
     game: G,
     player: &mut P,
     index: u64,

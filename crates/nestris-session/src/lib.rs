@@ -15,11 +15,13 @@
 //!   [`render`], RGB and text pictures of a game.
 //! - [`bench`]: headless games to the end, the benchmark runner on all cores, and its report
 //!   in the field's format; [`gamecsv`], the per-game CSV that makes a run resumable;
-//!   [`compare`], two runs' CSVs compared game by game (paired gains).
+//!   [`compare`], two runs' CSVs compared game by game (paired gains); [`boards`], every
+//!   board a game's player faced at a spawn (a self-play dataset).
 #![warn(missing_docs)]
 
 pub mod analysis;
 pub mod bench;
+pub mod boards;
 pub mod classic;
 pub mod compare;
 pub mod departure;

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use anyhow::{bail, Context};
 use nestris_ai::{Ai, Evaluator};
 use nestris_session::bench::{self, Event, GameResult, Limits, ReportSetup, RunSpec};
+use nestris_session::boards::BoardRecorder;
 use nestris_session::classic::{ClassicAi, ClassicRow, ClassicRun};
 use nestris_session::gamecsv::CsvRow;
 use nestris_session::nes::NesAi;
@@ -59,6 +60,13 @@ pub struct BenchArgs {
     /// The line count of `--save-positions` (1..=9999).
     #[arg(long, value_name = "LINES", requires = "save_positions")]
     pub save_positions_at: Option<u32>,
+    /// Also write every board the AI faced at a spawn to FILE (CSV: the game, the piece's
+    /// number, level, lines, score, the current and next piece, the board as 20 rows of 3
+    /// hex digits), and a last line per game saying how it ended: a self-play dataset, to fit
+    /// evaluations to what followed each board. Each game's lines are written when it
+    /// finishes. NES rules; not with --resume (FILE is started afresh).
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    pub record_boards: Option<std::path::PathBuf>,
     /// Go on with the games a `--save-positions FOLDER` run stopped at its line cap, each
     /// from its saved state (the generator and timers included), so that game i here is game
     /// i of that run played on: with the same AI, exactly the game a run without the cap
@@ -275,6 +283,24 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         Some(dir) => Some(Continuation::read(dir, args)?),
         None => None,
     };
+    let boards = match &args.record_boards {
+        Some(path) => {
+            if args.rules.rules != crate::options::RulesArg::Nes {
+                bail!("--record-boards records NES games (--rules nes)");
+            }
+            Some(BoardsFile::create(path)?)
+        }
+        None => None,
+    };
+    // A continued game is saved with its whole counts, so the new folder can be continued
+    // in turn.
+    let play_nes = |player: &mut dyn nestris_session::Player<nestris_session::nes::Nes>,
+                    i: u64,
+                    departure: Option<nestris_classic::AnyRandomizer>,
+                    stop: &AtomicBool| match &cont {
+        Some(c) => c.play(i, args, player, &limits, stop),
+        None => bench::play(args.game.nes(i, departure), player, i, &limits, stop),
+    };
     let progress = Progress::new(args.games);
     let setup = args.setup();
     let (v, run_interrupted, table): (_, _, fn(&serde_json::Value)) = match setup.rules {
@@ -285,13 +311,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 |i, stop| {
                     let mut ai = NesAi(Ai::new(cfg.clone()));
                     let departure = randomizers.as_ref().map(|d| d[i as usize].clone());
-                    // A continued game is saved with its whole counts, so the new folder
-                    // can be continued in turn.
-                    let r = match &cont {
-                        Some(c) => c.play(i, args, &mut ai, &limits, stop)?,
-                        None => {
-                            bench::play(args.game.nes(i, departure), &mut ai, i, &limits, stop)?
+                    let r = match &boards {
+                        Some(b) => {
+                            let mut rec = BoardRecorder::new(&mut ai, i);
+                            let r = play_nes(&mut rec, i, departure, stop)?;
+                            b.write(&rec.finish(&r));
+                            r
                         }
+                        None => play_nes(&mut ai, i, departure, stop)?,
                     };
                     if let Some(s) = &saver {
                         s.save(&r);
@@ -301,6 +328,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 |e| progress.event(e),
             )?;
             progress.finish();
+            if let Some(b) = &boards {
+                b.finish()?;
+            }
             let mut v = bench::report(&run.results, &setup, run.wall);
             run.annotate(&mut v, &spec);
             if let Some(s) = &saver {
@@ -449,7 +479,7 @@ impl Continuation {
         &self,
         i: u64,
         args: &BenchArgs,
-        ai: &mut NesAi,
+        ai: &mut dyn nestris_session::Player<nestris_session::nes::Nes>,
         limits: &Limits,
         stop: &std::sync::atomic::AtomicBool,
     ) -> Option<GameResult> {
@@ -815,4 +845,49 @@ fn print_classic_table(v: &serde_json::Value) {
     println!("tetris rate        {:.1}%", 100.0 * f("tetris_rate"));
     print_decisions(v);
     print_wall(v);
+}
+
+/// The file of `--record-boards`: each game's lines appended as it ends.
+struct BoardsFile {
+    path: std::path::PathBuf,
+    /// The file, and the first write error.
+    file: std::sync::Mutex<(std::io::BufWriter<std::fs::File>, Option<String>)>,
+}
+
+impl BoardsFile {
+    /// Starts the file afresh with its header line.
+    fn create(path: &std::path::Path) -> anyhow::Result<BoardsFile> {
+        use std::io::Write;
+        let mut f = std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("--record-boards: cannot create {}", path.display()))?,
+        );
+        writeln!(f, "{}", nestris_session::boards::HEADER)
+            .with_context(|| format!("--record-boards: cannot write {}", path.display()))?;
+        Ok(BoardsFile {
+            path: path.to_path_buf(),
+            file: std::sync::Mutex::new((f, None)),
+        })
+    }
+
+    /// Appends one game's lines (a write error is kept for [`BoardsFile::finish`]).
+    fn write(&self, lines: &str) {
+        use std::io::Write;
+        let mut guard = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        let (f, err) = &mut *guard;
+        if err.is_none() {
+            if let Err(e) = f.write_all(lines.as_bytes()).and_then(|()| f.flush()) {
+                *err = Some(e.to_string());
+            }
+        }
+    }
+
+    /// The first write error, if any.
+    fn finish(&self) -> anyhow::Result<()> {
+        let guard = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        match &guard.1 {
+            Some(e) => bail!("--record-boards: cannot write {}: {e}", self.path.display()),
+            None => Ok(()),
+        }
+    }
 }

@@ -537,3 +537,80 @@ fn compare_pairs_two_runs_and_refuses_what_is_not_one() {
         no_panic(&err);
     }
 }
+
+#[test]
+fn record_boards_writes_every_spawn_and_refuses_what_it_cannot_record() {
+    let dir = scratch("boards");
+    let boards = dir.join("boards.csv");
+    let games = dir.join("games.csv");
+    let (code, out, err) = nestris(&[
+        "bench",
+        "--games",
+        "2",
+        "--line-cap",
+        "6",
+        "--seed",
+        "5",
+        "--record-boards",
+        boards.to_str().unwrap(),
+        "--games-csv",
+        games.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(&boards).expect("boards file");
+    assert_eq!(
+        text.lines().next(),
+        Some("game,piece,level,lines,score,current,next,board")
+    );
+    // Each game: one board a piece (the games CSV's `pieces`), then its end line.
+    let csv = std::fs::read_to_string(&games).expect("games csv");
+    for row in csv
+        .lines()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+    {
+        let f: Vec<&str> = row.split(',').collect();
+        let (game, pieces) = (f[0], f[5].parse::<usize>().unwrap());
+        let mine: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with(&format!("{game},")))
+            .collect();
+        assert_eq!(mine.len(), pieces + 1, "game {game}");
+        assert!(
+            mine[pieces].starts_with(&format!("{game},end,18,")),
+            "{}",
+            mine[pieces]
+        );
+    }
+    for (args, expect) in [
+        (
+            vec!["--record-boards", "/nonexistent/dir/b.csv"],
+            "--record-boards: cannot create /nonexistent/dir/b.csv",
+        ),
+        (
+            vec![
+                "--record-boards",
+                boards.to_str().unwrap(),
+                "--rules",
+                "relaytris",
+            ],
+            "--record-boards records NES games",
+        ),
+        (
+            vec![
+                "--record-boards",
+                boards.to_str().unwrap(),
+                "--games-csv",
+                games.to_str().unwrap(),
+                "--resume",
+            ],
+            "cannot be used with",
+        ),
+    ] {
+        let mut all = vec!["bench", "--games", "1", "--line-cap", "2"];
+        all.extend(args);
+        let (code, out, err) = nestris(&all);
+        assert_eq!(code, 2, "{all:?}: {out}{err}");
+        assert!(err.contains(expect), "{all:?}: {err}");
+        no_panic(&err);
+    }
+}
