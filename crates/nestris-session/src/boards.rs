@@ -22,8 +22,13 @@
 //! - the `end` line gives the counts when the game stopped, and why: `topped_out`, `cleared`
 //!   (a B-type game's 25 lines) or `stopped` (a limit: the line cap, a piece limit). In
 //!   B-type games `lines` is the game's count of lines left.
+//!
+//! [`census`] reads such a file back, checking every line, and counts where the lines went:
+//! Tetrises, and burns (singles, doubles and triples) by what the board looked like when
+//! the piece that made them spawned (`nestris census FILE`).
 
 use std::fmt::Write as _;
+use std::io::{BufRead, Read};
 use std::time::Duration;
 
 use nestris_engine::piece::Orientation;
@@ -139,6 +144,453 @@ impl<P: Player<Nes>> Player<Nes> for BoardRecorder<'_, P> {
     }
 }
 
+/// The longest line a boards file may hold (a recorded line is under 100 bytes).
+const MAX_LINE: usize = 1024;
+
+/// What is wrong with a boards file.
+#[derive(Debug, thiserror::Error)]
+pub enum BoardsError {
+    /// The file could not be read.
+    #[error("{file}: {source}")]
+    Io {
+        /// The file, as named to the reader.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A line is not what a boards file holds there.
+    #[error("{file} line {line}: {what}")]
+    Line {
+        /// The file, as named to the reader.
+        file: String,
+        /// The line number, from 1.
+        line: u64,
+        /// What is wrong.
+        what: String,
+    },
+    /// The file ends inside a game (a run still writing, or a file cut short).
+    #[error("{file}: game {game} has no end line: the file is cut short")]
+    Truncated {
+        /// The file, as named to the reader.
+        file: String,
+        /// The unfinished game.
+        game: u64,
+    },
+}
+
+/// Why a burn was made, from the board the piece that made it spawned on. The well is the
+/// rightmost column (the default AI's well before level 39).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BurnCause {
+    /// A hole under a filled cell in one of the nine columns beside the well: digging.
+    StackHoles,
+    /// Holes only in the well column: a piece was laid across the well.
+    WellCovered,
+    /// No hole, but a column beside the well as tall as the census's `tall` rows or more.
+    Tall,
+    /// No hole, lower than `tall`, and the column next to the well 3 or more rows below its
+    /// other neighbour: a second well beside the well.
+    SecondWell,
+    /// A clean, low stack: none of the above.
+    Clean,
+}
+
+impl BurnCause {
+    /// Every cause, in the census's column order.
+    pub const ALL: [BurnCause; 5] = [
+        BurnCause::StackHoles,
+        BurnCause::WellCovered,
+        BurnCause::Tall,
+        BurnCause::SecondWell,
+        BurnCause::Clean,
+    ];
+
+    /// A short name, for tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            BurnCause::StackHoles => "holes in the stack",
+            BurnCause::WellCovered => "well covered",
+            BurnCause::Tall => "tall stack",
+            BurnCause::SecondWell => "second well",
+            BurnCause::Clean => "clean, low",
+        }
+    }
+
+    /// The cause of a burn made from `rows` (20 rows from the top, bit `x` for column `x`),
+    /// a stack counting as tall from `tall` rows.
+    pub fn of(rows: &[u16; 20], tall: u32) -> BurnCause {
+        let mut h = [0u32; 10];
+        let (mut stack_holes, mut well_holes) = (false, false);
+        for (x, hx) in h.iter_mut().enumerate() {
+            let mut top = None;
+            for (y, &r) in rows.iter().enumerate() {
+                if r >> x & 1 == 1 {
+                    top.get_or_insert(y);
+                } else if top.is_some() {
+                    if x == 9 {
+                        well_holes = true;
+                    } else {
+                        stack_holes = true;
+                    }
+                }
+            }
+            *hx = top.map_or(0, |y| 20 - y as u32);
+        }
+        if stack_holes {
+            BurnCause::StackHoles
+        } else if well_holes {
+            BurnCause::WellCovered
+        } else if h[..9].iter().any(|&hx| hx >= tall) {
+            BurnCause::Tall
+        } else if h[7] >= h[8] + 3 {
+            BurnCause::SecondWell
+        } else {
+            BurnCause::Clean
+        }
+    }
+}
+
+/// The level bands of a census, by the level at the piece's spawn (from level 18, the
+/// speed changes at 19, 29 and 39).
+pub const BANDS: [(&str, u8, u8); 4] = [
+    ("levels 0-18", 0, 18),
+    ("levels 19-28", 19, 28),
+    ("levels 29-38", 29, 38),
+    ("levels 39+", 39, 255),
+];
+
+/// What one level band's pieces did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BandCounts {
+    /// Pieces spawned in the band.
+    pub pieces: u64,
+    /// Lines cleared by Tetrises.
+    pub tetris_lines: u64,
+    /// Lines burned (singles, doubles, triples), by [`BurnCause::ALL`].
+    pub burned: [u64; 5],
+}
+
+impl BandCounts {
+    /// All lines cleared.
+    pub fn lines(&self) -> u64 {
+        self.tetris_lines + self.burned.iter().sum::<u64>()
+    }
+}
+
+/// Where the lines of a boards file's games went.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Census {
+    /// Games read (each with its end line).
+    pub games: u64,
+    /// Boards read.
+    pub boards: u64,
+    /// Games that topped out.
+    pub topped_out: u64,
+    /// The rows from which a stack counts as tall.
+    pub tall: u32,
+    /// Counts for each of [`BANDS`].
+    pub bands: [BandCounts; 4],
+}
+
+/// One parsed line.
+enum Line {
+    Board {
+        game: u64,
+        piece: u32,
+        level: u8,
+        lines: u32,
+        current: u8,
+        next: u8,
+        rows: [u16; 20],
+    },
+    End {
+        game: u64,
+        lines: u32,
+        topped_out: bool,
+    },
+}
+
+fn parse_line(text: &str) -> Result<Line, String> {
+    let f: Vec<&str> = text.split(',').collect();
+    if f.len() != 8 {
+        return Err(format!(
+            "{} fields where a boards line has 8 ({HEADER})",
+            f.len()
+        ));
+    }
+    let num = |i: usize, name: &str| -> Result<u64, String> {
+        f[i].parse::<u64>()
+            .map_err(|_| format!("{name} {:?} is not a whole number", f[i]))
+    };
+    let game = num(0, "game")?;
+    let level = num(2, "level")?;
+    let level = u8::try_from(level).map_err(|_| format!("level {level} is not 0..=255"))?;
+    let lines = num(3, "lines")?;
+    let lines = u32::try_from(lines).map_err(|_| format!("lines {lines} is too large"))?;
+    num(4, "score")?;
+    if f[1] == "end" {
+        let topped_out = match f[5] {
+            "topped_out" => true,
+            "cleared" | "stopped" => false,
+            other => {
+                return Err(format!(
+                    "an end line says {other:?}, not topped_out, cleared or stopped"
+                ))
+            }
+        };
+        if !f[6].is_empty() || !f[7].is_empty() {
+            return Err("an end line has nothing after how the game ended".into());
+        }
+        return Ok(Line::End {
+            game,
+            lines,
+            topped_out,
+        });
+    }
+    let piece = num(1, "piece")?;
+    let piece = u32::try_from(piece)
+        .ok()
+        .filter(|&p| p >= 1)
+        .ok_or_else(|| format!("piece {piece} is not 1..=4294967295 or end"))?;
+    let letter = |i: usize, name: &str| -> Result<u8, String> {
+        match f[i].as_bytes() {
+            [c] if b"TJZOSLI".contains(c) => Ok(*c),
+            _ => Err(format!("{name} piece {:?} is not one of TJZOSLI", f[i])),
+        }
+    };
+    let (current, next) = (letter(5, "current")?, letter(6, "next")?);
+    let b = f[7].as_bytes();
+    if b.len() != 60 || !b.iter().all(u8::is_ascii_hexdigit) {
+        return Err(format!(
+            "the board {:?} is not 60 hex digits (20 rows of 3)",
+            f[7]
+        ));
+    }
+    let mut rows = [0u16; 20];
+    for (y, r) in rows.iter_mut().enumerate() {
+        let v = u16::from_str_radix(&f[7][3 * y..3 * y + 3], 16).expect("checked hex digits");
+        if v > 0x3ff {
+            return Err(format!(
+                "row {} of the board is {v:03x}, more than the 10 columns (3ff)",
+                y + 1
+            ));
+        }
+        *r = v;
+    }
+    Ok(Line::Board {
+        game,
+        piece,
+        level,
+        lines,
+        current,
+        next,
+        rows,
+    })
+}
+
+/// Reads a boards file (`file` names it in errors) and counts where its lines went, a stack
+/// counting as tall from `tall` rows. Every line is checked: the header, the fields, the
+/// boards, each game's pieces numbered from its first in order, each next piece the
+/// following board's current one, each game closed by its end line, and line counts that
+/// move one way by at most 4 a piece. Memory does not grow with the file.
+pub fn census<R: BufRead>(file: &str, mut reader: R, tall: u32) -> Result<Census, BoardsError> {
+    let io = |source| BoardsError::Io {
+        file: file.to_string(),
+        source,
+    };
+    let mut out = Census {
+        tall,
+        ..Census::default()
+    };
+    // The open game's last board: game, piece, level, lines, next piece, rows.
+    let mut open: Option<(u64, u32, u8, u32, u8, [u16; 20])> = None;
+    let mut finished: Option<u64> = None;
+    let mut buf = Vec::new();
+    let mut number = 0u64;
+    loop {
+        buf.clear();
+        let n = reader
+            .by_ref()
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        number += 1;
+        let err = |what: String| BoardsError::Line {
+            file: file.to_string(),
+            line: number,
+            what,
+        };
+        if buf.len() > MAX_LINE {
+            return Err(err(format!("longer than {MAX_LINE} bytes")));
+        }
+        let text = std::str::from_utf8(&buf)
+            .map_err(|_| err("not UTF-8 text".into()))?
+            .trim_end_matches(['\n', '\r']);
+        if number == 1 {
+            if text != HEADER {
+                return Err(err(format!(
+                    "not a boards file (`bench --record-boards`): the first line is not {HEADER}"
+                )));
+            }
+            continue;
+        }
+        let line = parse_line(text).map_err(err)?;
+        // The lines cleared by the open game's last piece, up to `lines`, into its band.
+        let mut close = |open: &(u64, u32, u8, u32, u8, [u16; 20]), lines: u32| {
+            let cleared = lines.abs_diff(open.3);
+            if cleared > 4 {
+                return Err(format!(
+                    "the line count moves from {} to {lines}: more than one piece clears",
+                    open.3
+                ));
+            }
+            let band = BANDS
+                .iter()
+                .position(|&(_, lo, hi)| (lo..=hi).contains(&open.2))
+                .expect("the bands cover 0..=255");
+            let b = &mut out.bands[band];
+            b.pieces += 1;
+            if cleared == 4 {
+                b.tetris_lines += 4;
+            } else if cleared > 0 {
+                let cause = BurnCause::of(&open.5, tall);
+                let i = BurnCause::ALL.iter().position(|&c| c == cause).unwrap();
+                b.burned[i] += cleared as u64;
+            }
+            Ok(())
+        };
+        match line {
+            Line::Board {
+                game,
+                piece,
+                level,
+                lines,
+                current,
+                next,
+                rows,
+            } => {
+                match open {
+                    Some(last) if last.0 != game => {
+                        return Err(err(format!(
+                            "game {game} begins before game {}'s end line",
+                            last.0
+                        )))
+                    }
+                    Some(last) => {
+                        if piece != last.1.wrapping_add(1) {
+                            return Err(err(format!(
+                                "piece {piece} of game {game} follows piece {}",
+                                last.1
+                            )));
+                        }
+                        if current != last.4 {
+                            return Err(err(format!(
+                                "the current piece {} is not the last board's next piece {}",
+                                current as char, last.4 as char
+                            )));
+                        }
+                        close(&last, lines).map_err(err)?;
+                    }
+                    None => {
+                        if finished == Some(game) {
+                            return Err(err(format!("game {game} goes on after its end line")));
+                        }
+                    }
+                }
+                out.boards += 1;
+                open = Some((game, piece, level, lines, next, rows));
+            }
+            Line::End {
+                game,
+                lines,
+                topped_out,
+            } => {
+                match open.take() {
+                    Some(last) if last.0 == game => close(&last, lines).map_err(err)?,
+                    Some(last) => {
+                        return Err(err(format!(
+                            "game {game}'s end line comes in game {}",
+                            last.0
+                        )))
+                    }
+                    // A game with no boards: one `--continue` found already over.
+                    None if finished == Some(game) => {
+                        return Err(err(format!("game {game} has two end lines")))
+                    }
+                    None => {}
+                }
+                out.games += 1;
+                out.topped_out += topped_out as u64;
+                finished = Some(game);
+            }
+        }
+    }
+    if number == 0 {
+        return Err(BoardsError::Line {
+            file: file.to_string(),
+            line: 1,
+            what: "the file is empty: no header".into(),
+        });
+    }
+    if let Some(last) = open {
+        return Err(BoardsError::Truncated {
+            file: file.to_string(),
+            game: last.0,
+        });
+    }
+    Ok(out)
+}
+
+impl Census {
+    /// The census as a table: per level band, the pieces, lines, the share of lines in
+    /// Tetrises, and each cause's share of the burned lines.
+    pub fn table(&self) -> String {
+        let mut s = format!(
+            "games {}, boards {}, topped out {}; a stack is tall from {} rows; the well is the rightmost column\n",
+            self.games, self.boards, self.topped_out, self.tall
+        );
+        let _ = write!(
+            s,
+            "{:<13} {:>9} {:>8} {:>8} {:>8}",
+            "band", "pieces", "lines", "Tetris", "burned"
+        );
+        for c in BurnCause::ALL {
+            let _ = write!(s, " {:>19}", c.name());
+        }
+        s.push('\n');
+        for (&(name, _, _), b) in BANDS.iter().zip(&self.bands) {
+            if b.pieces == 0 {
+                continue;
+            }
+            let lines = b.lines();
+            let burned: u64 = b.burned.iter().sum();
+            let pct = |n: u64, of: u64| {
+                if of == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{:.1}%", 100.0 * n as f64 / of as f64)
+                }
+            };
+            let _ = write!(
+                s,
+                "{name:<13} {:>9} {:>8} {:>8} {:>8}",
+                b.pieces,
+                lines,
+                pct(b.tetris_lines, lines),
+                pct(burned, lines)
+            );
+            for &n in &b.burned {
+                let _ = write!(s, " {:>19}", format!("{n} ({})", pct(n, burned)));
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,6 +645,12 @@ mod tests {
             assert_eq!(b[7].len(), 60);
             assert!("TJZOSLI".contains(b[5]) && "TJZOSLI".contains(b[6]));
         }
+        // The census reads it back and finds every line the game cleared, once.
+        let c = census("rec", format!("{HEADER}\n{text}").as_bytes(), 10).unwrap();
+        assert_eq!((c.games, c.boards), (1, r.pieces as u64));
+        assert_eq!(c.bands[0].pieces, r.pieces as u64);
+        assert_eq!(c.bands[0].lines(), r.lines as u64);
+        assert_eq!(c.bands[0].tetris_lines, 4 * r.tetrises as u64);
         assert_eq!(cells(boards[0][7]), 0, "the first board is empty");
         // A lock adds the piece's 4 cells and each line it clears takes 10 away; the next
         // piece becomes the current one.
@@ -200,6 +658,142 @@ mod tests {
             let cleared: u32 = w[1][3].parse::<u32>().unwrap() - w[0][3].parse::<u32>().unwrap();
             assert_eq!(cells(w[1][7]), cells(w[0][7]) + 4 - 10 * cleared);
             assert_eq!(w[1][5], w[0][6]);
+        }
+    }
+
+    /// A board from rows drawn bottom row last (`#` filled), padded to 20 rows above.
+    fn board(drawn: &[&str]) -> [u16; 20] {
+        let mut rows = [0u16; 20];
+        for (i, line) in drawn.iter().enumerate() {
+            let y = 20 - drawn.len() + i;
+            for (x, c) in line.chars().enumerate() {
+                if c == '#' {
+                    rows[y] |= 1 << x;
+                }
+            }
+        }
+        rows
+    }
+
+    #[test]
+    fn burn_causes_are_read_from_the_board() {
+        use BurnCause::*;
+        for (drawn, tall, cause) in [
+            (&["#########."][..], 10, Clean),
+            (&["####.####.", "#########."][..], 10, Clean),
+            (&["#####.###.", "#########."][..], 10, Clean),
+            (
+                &["####.####.", "#########.", "##.######."][..],
+                10,
+                StackHoles,
+            ),
+            (&["##########", "#########."][..], 10, WellCovered),
+            (
+                &["########..", "########..", "########..", "#########."][..],
+                10,
+                SecondWell,
+            ),
+            (&["########..", "########..", "#########."][..], 10, Clean),
+            (&["#########.", "#########.", "#########."][..], 3, Tall),
+            (&["#########.", "#########.", "#########."][..], 4, Clean),
+            (
+                &["#########.", "#########.", "#.#######."][..],
+                3,
+                StackHoles,
+            ),
+        ] {
+            assert_eq!(
+                BurnCause::of(&board(drawn), tall),
+                cause,
+                "{drawn:?} tall {tall}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_census_checks_every_line() {
+        let empty = "0".repeat(60);
+        let b = |game: u32, piece: u32, lines: u32, cur: &str, next: &str, board: &str| {
+            format!("{game},{piece},18,{lines},0,{cur},{next},{board}\n")
+        };
+        // Game 0: a single on a clean board, then a Tetris; game 1 ended before it began
+        // (a game `--continue` found over).
+        let single = format!("{}{}", "0".repeat(57), "1ff");
+        let good = format!(
+            "{HEADER}\n{}{}{}0,end,18,5,0,topped_out,,\n1,end,18,3,0,stopped,,\n",
+            b(0, 1, 0, "T", "J", &empty),
+            b(0, 2, 1, "J", "I", &single),
+            b(0, 3, 1, "I", "O", &empty),
+        );
+        let c = census("f", good.as_bytes(), 10).unwrap();
+        assert_eq!((c.games, c.boards, c.topped_out), (2, 3, 1));
+        assert_eq!(c.bands[0].pieces, 3);
+        assert_eq!(c.bands[0].tetris_lines, 4);
+        assert_eq!(c.bands[0].burned, [0, 0, 0, 0, 1]);
+        assert!(c.table().contains("levels 0-18"), "{}", c.table());
+        let lines: Vec<&str> = good.lines().collect();
+        let with = |i: usize, line: &str| {
+            let mut l = lines.clone();
+            l[i] = line;
+            l.join("\n") + "\n"
+        };
+        let bad_board = b(0, 2, 1, "J", "I", &format!("4{}", &single[1..]));
+        let cases = [
+            (String::new(), "line 1: the file is empty"),
+            ("x\n".to_string(), "line 1: not a boards file"),
+            (with(2, "0,2,18,1,0,J,I"), "line 3: 7 fields"),
+            (
+                with(2, &b(0, 2, 1, "J", "I", "xyz")[..]),
+                "line 3: the board \"xyz\" is not 60 hex digits",
+            ),
+            (
+                with(2, bad_board.trim_end()),
+                "line 3: row 1 of the board is 400",
+            ),
+            (
+                with(2, &b(0, 3, 1, "J", "I", &single)[..]),
+                "line 3: piece 3 of game 0 follows piece 1",
+            ),
+            (
+                with(2, &b(0, 2, 1, "S", "I", &single)[..]),
+                "line 3: the current piece S is not",
+            ),
+            (
+                with(2, &b(0, 2, 1, "J", "X", &single)[..]),
+                "line 3: next piece \"X\" is not one of TJZOSLI",
+            ),
+            (
+                with(2, &b(0, 2, 9, "J", "I", &single)[..]),
+                "line 3: the line count moves from 0 to 9",
+            ),
+            (
+                with(2, &b(1, 2, 1, "J", "I", &single)[..]),
+                "line 3: game 1 begins before game 0's end line",
+            ),
+            (
+                with(4, "0,end,18,5,0,won,,"),
+                "line 5: an end line says \"won\"",
+            ),
+            (
+                with(5, "0,end,18,5,0,stopped,,"),
+                "line 6: game 0 has two end lines",
+            ),
+            (
+                with(2, "0,2,300,1,0,J,I,x"),
+                "line 3: level 300 is not 0..=255",
+            ),
+            (
+                lines[..3].join("\n"),
+                "f: game 0 has no end line: the file is cut short",
+            ),
+            (
+                format!("{HEADER}\n{}", "9".repeat(5000)),
+                "line 2: longer than 1024 bytes",
+            ),
+        ];
+        for (text, expect) in cases {
+            let e = census("f", text.as_bytes(), 10).unwrap_err().to_string();
+            assert!(e.contains(expect), "{expect:?} not in {e:?}");
         }
     }
 }

@@ -16,7 +16,8 @@
 //! - [`bench`]: headless games to the end, the benchmark runner on all cores, and its report
 //!   in the field's format; [`gamecsv`], the per-game CSV that makes a run resumable;
 //!   [`compare`], two runs' CSVs compared game by game (paired gains); [`boards`], every
-//!   board a game's player faced at a spawn (a self-play dataset).
+//!   board a game's player faced at a spawn (a self-play dataset), and its census (where the
+//!   lines went: Tetrises, and burns by the board they were made from).
 #![warn(missing_docs)]
 
 pub mod analysis;

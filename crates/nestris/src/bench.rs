@@ -485,7 +485,12 @@ impl Continuation {
     ) -> Option<GameResult> {
         let prefix = &self.prefix[&i];
         let Some(p) = self.positions.get(&i) else {
-            return Some(prefix.clone());
+            // An A-type game of the saving run stopped before its line cap (where it saved)
+            // only by topping out; its CSV line does not say so.
+            return Some(GameResult {
+                topped_out: true,
+                ..prefix.clone()
+            });
         };
         let mut game = p.game(&args.game.start_config(i));
         game.set_double_killscreen(args.game.double_killscreen);

@@ -3,6 +3,7 @@
 
 mod bench;
 mod best;
+mod census;
 mod compare;
 mod gaps;
 mod options;
@@ -62,6 +63,9 @@ enum Command {
     /// Compare two benchmark runs game by game (`bench --games-csv` files): the mean
     /// per-game gain with its standard error, and the games each lost early.
     Compare(compare::CompareArgs),
+    /// Where the lines of recorded games went (`bench --record-boards` files): Tetrises, and
+    /// burns by the board they were made from, per level band.
+    Census(census::CensusArgs),
 }
 
 /// `watch` with its default options (what `nestris` alone runs in a terminal).
@@ -84,6 +88,7 @@ fn main() -> ExitCode {
         Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::Sequence(args)) => sequence::run(&args),
         Some(Command::Compare(args)) => compare::run(&args),
+        Some(Command::Census(args)) => census::run(&args),
         None if std::io::IsTerminal::is_terminal(&std::io::stdout()) => {
             // No subcommand in a terminal: watch the AI with the default options.
             use clap::Parser as _;

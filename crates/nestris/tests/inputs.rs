@@ -581,6 +581,46 @@ fn record_boards_writes_every_spawn_and_refuses_what_it_cannot_record() {
             mine[pieces]
         );
     }
+    // The census reads it back: every board, in the first band.
+    let pieces: usize = csv
+        .lines()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.split(',').nth(5).unwrap().parse::<usize>().unwrap())
+        .sum();
+    let (code, out, err) = nestris(&["census", boards.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.starts_with(&format!("games 2, boards {pieces}, topped out 0;")),
+        "{out}"
+    );
+    assert!(out.contains("levels 0-18"), "{out}");
+    let cut = dir.join("cut.csv");
+    std::fs::write(&cut, text.lines().take(3).collect::<Vec<_>>().join("\n")).unwrap();
+    let bad = dir.join("bad.csv");
+    std::fs::write(&bad, text.replacen(",T,", ",Q,", 1)).unwrap();
+    for (args, expect) in [
+        (
+            vec!["/nonexistent/b.csv"],
+            "census: cannot read /nonexistent/b.csv",
+        ),
+        (vec!["/dev/zero"], "line 1: longer than 1024 bytes"),
+        (
+            vec![cut.to_str().unwrap()],
+            "has no end line: the file is cut short",
+        ),
+        (
+            vec![bad.to_str().unwrap()],
+            "piece \"Q\" is not one of TJZOSLI",
+        ),
+        (vec![boards.to_str().unwrap(), "--tall", "0"], "--tall"),
+    ] {
+        let mut all = vec!["census"];
+        all.extend(args);
+        let (code, out, err) = nestris(&all);
+        assert_eq!(code, 2, "{all:?}: {out}{err}");
+        assert!(err.contains(expect), "{all:?}: {err}");
+        no_panic(&err);
+    }
     for (args, expect) in [
         (
             vec!["--record-boards", "/nonexistent/dir/b.csv"],

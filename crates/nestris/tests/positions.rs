@@ -599,6 +599,31 @@ fn continued_games_are_the_games_played_through() {
         &["bench", "--games", "9", "--continue", &saved],
         "has no game 3",
     );
+    // A game of the folder without a position ended before the save: it topped out, and the
+    // boards file says so.
+    let short = dir.join("short");
+    std::fs::create_dir_all(&short).unwrap();
+    for e in std::fs::read_dir(&saved).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, short.join(p.file_name().unwrap())).unwrap();
+    }
+    std::fs::remove_file(short.join("game-000001.txt")).unwrap();
+    let boards = dir.join("boards.csv");
+    bench3(&[
+        "--line-cap",
+        "44",
+        "--continue",
+        &s(&short),
+        "--record-boards",
+        &s(&boards),
+    ]);
+    let text = std::fs::read_to_string(&boards).unwrap();
+    let game1: Vec<&str> = text.lines().filter(|l| l.starts_with("1,")).collect();
+    assert_eq!(game1.len(), 1, "{text}");
+    assert!(
+        game1[0].starts_with("1,end,") && game1[0].ends_with(",topped_out,,"),
+        "{text}"
+    );
     assert_refused(
         &[
             "bench",

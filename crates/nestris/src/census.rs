@@ -1,0 +1,30 @@
+//! `nestris census FILE`: where the lines of a `bench --record-boards` file went (the
+//! library's [`nestris_session::boards::census`]).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Where the lines of recorded games went: per level band (to 18, 19-28, 29-38, 39 on), the
+/// pieces, lines, the share of lines cleared by Tetrises, and the burned lines (singles,
+/// doubles, triples) by the board the piece that made them spawned on: holes in the stack,
+/// the well covered, a tall stack, a second well beside the well, or a clean low stack. The
+/// well is the rightmost column. Reads a `bench --record-boards FILE` file, checking every
+/// line.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CensusArgs {
+    /// The boards file (`bench --record-boards FILE`).
+    pub file: PathBuf,
+    /// A stack counts as tall from this many rows (its tallest column beside the well).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub tall: u32,
+}
+
+/// Runs `nestris census`.
+pub fn run(args: &CensusArgs) -> anyhow::Result<ExitCode> {
+    let name = args.file.display().to_string();
+    let file = std::fs::File::open(&args.file)
+        .map_err(|e| anyhow::anyhow!("census: cannot read {name}: {e}"))?;
+    let c = nestris_session::boards::census(&name, std::io::BufReader::new(file), args.tall)?;
+    print!("{}", c.table());
+    Ok(ExitCode::SUCCESS)
+}
