@@ -1202,8 +1202,17 @@ mod tests {
         let m = MoveSummary::default();
         let e = Evaluator::new(w);
         assert_eq!(e.cost(&b, &m), 2.0 * expected + feat(&b, "holes"));
-        // The default does not use it.
-        assert_eq!(Weights::default().get("surface"), 0.0);
+        // The default uses it at levels 18-28 only (row 13), where it replaces the bumpiness
+        // terms; its tables from level 29 keep theirs.
+        let d = Weights::default();
+        for level in [18, 19, 28] {
+            assert!(d.at(level, true).get("surface") > 0.0, "level {level}");
+            assert_eq!(d.at(level, true).get("bumpiness"), 0.0, "level {level}");
+        }
+        for level in [29, 38, 39, 60] {
+            assert_eq!(d.at(level, true).get("surface"), 0.0, "level {level}");
+            assert!(d.at(level, true).get("bumpiness") > 0.0, "level {level}");
+        }
     }
 
     #[test]
