@@ -196,7 +196,8 @@ pub enum BurnCause {
 }
 
 impl BurnCause {
-    /// Every cause, in the census's column order.
+    /// Every cause, in the census's column order (the order of declaration: `cause as usize`
+    /// is its column).
     pub const ALL: [BurnCause; 5] = [
         BurnCause::StackHoles,
         BurnCause::WellCovered,
@@ -266,7 +267,7 @@ pub struct BandCounts {
     pub pieces: u64,
     /// Lines cleared by Tetrises.
     pub tetris_lines: u64,
-    /// Lines burned (singles, doubles, triples), by [`BurnCause::ALL`].
+    /// Lines burned (singles, doubles, triples), by [`BurnCause::ALL`] (`cause as usize`).
     pub burned: [u64; 5],
 }
 
@@ -292,17 +293,20 @@ pub struct Census {
     pub bands: [BandCounts; 4],
 }
 
+/// One board line: the board a piece spawned on.
+struct BoardLine {
+    game: u64,
+    piece: u32,
+    level: u8,
+    lines: u32,
+    current: u8,
+    next: u8,
+    rows: [u16; 20],
+}
+
 /// One parsed line.
 enum Line {
-    Board {
-        game: u64,
-        piece: u32,
-        level: u8,
-        lines: u32,
-        current: u8,
-        next: u8,
-        rows: [u16; 20],
-    },
+    Board(BoardLine),
     End {
         game: u64,
         lines: u32,
@@ -377,7 +381,7 @@ fn parse_line(text: &str) -> Result<Line, String> {
         }
         *r = v;
     }
-    Ok(Line::Board {
+    Ok(Line::Board(BoardLine {
         game,
         piece,
         level,
@@ -385,7 +389,7 @@ fn parse_line(text: &str) -> Result<Line, String> {
         current,
         next,
         rows,
-    })
+    }))
 }
 
 /// Reads a boards file (`file` names it in errors) and counts where its lines went, a stack
@@ -402,8 +406,8 @@ pub fn census<R: BufRead>(file: &str, mut reader: R, tall: u32) -> Result<Census
         tall,
         ..Census::default()
     };
-    // The open game's last board: game, piece, level, lines, next piece, rows.
-    let mut open: Option<(u64, u32, u8, u32, u8, [u16; 20])> = None;
+    // The open game's last board.
+    let mut open: Option<BoardLine> = None;
     let mut finished: Option<u64> = None;
     let mut buf = Vec::new();
     let mut number = 0u64;
@@ -439,69 +443,62 @@ pub fn census<R: BufRead>(file: &str, mut reader: R, tall: u32) -> Result<Census
         }
         let line = parse_line(text).map_err(err)?;
         // The lines cleared by the open game's last piece, up to `lines`, into its band.
-        let mut close = |open: &(u64, u32, u8, u32, u8, [u16; 20]), lines: u32| {
-            let cleared = lines.abs_diff(open.3);
+        let mut close = |open: &BoardLine, lines: u32| {
+            let cleared = lines.abs_diff(open.lines);
             if cleared > 4 {
                 return Err(format!(
                     "the line count moves from {} to {lines}: more than one piece clears",
-                    open.3
+                    open.lines
                 ));
             }
             let band = BANDS
                 .iter()
-                .position(|&(_, lo, hi)| (lo..=hi).contains(&open.2))
+                .position(|&(_, lo, hi)| (lo..=hi).contains(&open.level))
                 .expect("the bands cover 0..=255");
             let b = &mut out.bands[band];
             b.pieces += 1;
             if cleared == 4 {
                 b.tetris_lines += 4;
             } else if cleared > 0 {
-                let cause = BurnCause::of(&open.5, tall);
-                let i = BurnCause::ALL.iter().position(|&c| c == cause).unwrap();
-                b.burned[i] += cleared as u64;
+                b.burned[BurnCause::of(&open.rows, tall) as usize] += cleared as u64;
             }
             Ok(())
         };
         match line {
-            Line::Board {
-                game,
-                piece,
-                level,
-                lines,
-                current,
-                next,
-                rows,
-            } => {
-                match open {
-                    Some(last) if last.0 != game => {
+            Line::Board(board) => {
+                match &open {
+                    Some(last) if last.game != board.game => {
                         return Err(err(format!(
-                            "game {game} begins before game {}'s end line",
-                            last.0
+                            "game {} begins before game {}'s end line",
+                            board.game, last.game
                         )))
                     }
                     Some(last) => {
-                        if piece != last.1.wrapping_add(1) {
+                        if board.piece != last.piece.wrapping_add(1) {
                             return Err(err(format!(
-                                "piece {piece} of game {game} follows piece {}",
-                                last.1
+                                "piece {} of game {} follows piece {}",
+                                board.piece, board.game, last.piece
                             )));
                         }
-                        if current != last.4 {
+                        if board.current != last.next {
                             return Err(err(format!(
                                 "the current piece {} is not the last board's next piece {}",
-                                current as char, last.4 as char
+                                board.current as char, last.next as char
                             )));
                         }
-                        close(&last, lines).map_err(err)?;
+                        close(last, board.lines).map_err(err)?;
                     }
                     None => {
-                        if finished == Some(game) {
-                            return Err(err(format!("game {game} goes on after its end line")));
+                        if finished == Some(board.game) {
+                            return Err(err(format!(
+                                "game {} goes on after its end line",
+                                board.game
+                            )));
                         }
                     }
                 }
                 out.boards += 1;
-                open = Some((game, piece, level, lines, next, rows));
+                open = Some(board);
             }
             Line::End {
                 game,
@@ -509,11 +506,11 @@ pub fn census<R: BufRead>(file: &str, mut reader: R, tall: u32) -> Result<Census
                 topped_out,
             } => {
                 match open.take() {
-                    Some(last) if last.0 == game => close(&last, lines).map_err(err)?,
+                    Some(last) if last.game == game => close(&last, lines).map_err(err)?,
                     Some(last) => {
                         return Err(err(format!(
                             "game {game}'s end line comes in game {}",
-                            last.0
+                            last.game
                         )))
                     }
                     // A game with no boards: one `--continue` found already over.
@@ -538,7 +535,7 @@ pub fn census<R: BufRead>(file: &str, mut reader: R, tall: u32) -> Result<Census
     if let Some(last) = open {
         return Err(BoardsError::Truncated {
             file: file.to_string(),
-            game: last.0,
+            game: last.game,
         });
     }
     Ok(out)
@@ -678,6 +675,9 @@ mod tests {
     #[test]
     fn burn_causes_are_read_from_the_board() {
         use BurnCause::*;
+        for (i, c) in BurnCause::ALL.into_iter().enumerate() {
+            assert_eq!(c as usize, i, "{c:?}");
+        }
         for (drawn, tall, cause) in [
             (&["#########."][..], 10, Clean),
             (&["####.####.", "#########."][..], 10, Clean),
