@@ -10,7 +10,7 @@ use crate::board::{Board, ROWS};
 use crate::search::{BoardBefore, IReachPaths};
 
 /// Every feature, by name, with what it measures. Names are the weights file's keys.
-pub const FEATURES: [(&str, &str); 31] = [
+pub const FEATURES: [(&str, &str); 32] = [
     ("lines_cleared", "lines cleared by the placed pieces"),
     (
         "lock_height",
@@ -97,6 +97,11 @@ pub const FEATURES: [(&str, &str); 31] = [
         "low_burns",
         "burns times the rows the final stack's tallest column stands below danger_height: \
          a burn on a low stack, where waiting for the I costs no risk",
+    ),
+    (
+        "unreachable_gaps",
+        "rows that the columns a vertical I cannot reach (the well aside) stand below their \
+         lower neighbour (a wall counts as the other neighbour's height)",
     ),
 ];
 
@@ -824,7 +829,7 @@ impl Evaluator {
             ]);
         let need_rows = nz(&["row_transitions", "hidden_blocks"]);
         let need_wells = nz(&["well_cells", "deep_wells", "i_dependency"]);
-        let need_reach = nz(&["unreachable_columns"]);
+        let need_reach = nz(&["unreachable_columns", "unreachable_gaps"]);
         let need_surface = nz(&["surface"]);
         Evaluator {
             weights,
@@ -1040,7 +1045,7 @@ impl Evaluator {
             f[29] = crate::surface::shortfall(&h, well);
         }
         if let Some(input) = &self.input {
-            if self.need_reach || w.w[28] != 0.0 {
+            if self.need_reach || w.w[28] != 0.0 || w.w[31] != 0.0 {
                 let level = match self.double_killscreen_reach_from {
                     Some(from) if m.double_killscreen && m.level >= from => {
                         m.level.max(nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL)
@@ -1049,17 +1054,29 @@ impl Evaluator {
                 };
                 let empty = self.reach_empty[reach_key(level, m.double_killscreen)]
                     .get_or_init(|| IReachPaths::empty(level, input, m.double_killscreen));
-                f[28] = (10
-                    - crate::search::i_reach_cached(
-                        board,
-                        cols,
-                        empty,
-                        before,
-                        level,
-                        input,
-                        m.double_killscreen,
-                    )
-                    .count_ones()) as f64;
+                let reach = crate::search::i_reach_cached(
+                    board,
+                    cols,
+                    empty,
+                    before,
+                    level,
+                    input,
+                    m.double_killscreen,
+                );
+                f[28] = (10 - reach.count_ones()) as f64;
+                // A gap no vertical I can get to is filled by the other pieces or not at all:
+                // under the double killscreen, an edge column left behind while its
+                // neighbour grows past the reach of every piece.
+                let mut gaps = 0u32;
+                for x in (0..10).filter(|&x| x != well && reach & (1 << x) == 0) {
+                    let side = match x {
+                        0 => h[1],
+                        9 => h[8],
+                        x => h[x - 1].min(h[x + 1]),
+                    };
+                    gaps += side.saturating_sub(h[x]);
+                }
+                f[31] = gaps as f64;
             }
         }
         f[21] = cols[well].count_ones() as f64;
@@ -1498,6 +1515,49 @@ mod tests {
         let split = e.move_cost(&m) + e.cost(&board, &bare);
         assert!((split - e.cost(&board, &m)).abs() < 1e-9);
         assert!(e.move_cost(&m) != 0.0);
+    }
+
+    /// `unreachable_gaps` counts the rows by which each column a vertical I cannot reach
+    /// stands below its lower neighbour, the well aside: under the double killscreen an edge
+    /// column left empty beside a tall stack; on the same board at level 18 (every column in
+    /// reach), nothing.
+    #[test]
+    fn unreachable_gaps_count_the_rows_an_out_of_reach_column_lacks() {
+        // Column 0 empty beside a six-row stack, the well in the middle (column 5) empty too.
+        let board = Board::from_rows_bottom(&[
+            ".####.####",
+            ".####.####",
+            ".####.####",
+            ".####.####",
+            ".####.####",
+            ".####.####",
+        ]);
+        let mut w = Weights::zero("gaps");
+        w.w[idx("unreachable_gaps")] = 1.0;
+        w.well_column = 5;
+        let e = Evaluator::new(w.clone()).with_input(crate::input::InputModel::default());
+        let at = |level: u8, dks: bool| {
+            let m = MoveSummary {
+                level,
+                double_killscreen: dks,
+                ..MoveSummary::default()
+            };
+            e.cost(&board, &m)
+        };
+        // Two rows a frame: the vertical I cannot get to column 0, six rows below column 1.
+        assert_eq!(at(39, true), 6.0);
+        assert_eq!(at(18, false), 0.0);
+        // With the well on the right, the middle column is a gap but in the I's reach (it
+        // spawns there): still only column 0 counts.
+        let mut w9 = w.clone();
+        w9.well_column = 9;
+        let e9 = Evaluator::new(w9).with_input(crate::input::InputModel::default());
+        let m = MoveSummary {
+            level: 39,
+            double_killscreen: true,
+            ..MoveSummary::default()
+        };
+        assert_eq!(e9.cost(&board, &m), 6.0);
     }
 
     /// With `with_double_killscreen_reach` (the double-killscreen table from an earlier
