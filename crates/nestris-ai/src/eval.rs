@@ -1523,6 +1523,20 @@ mod tests {
     /// reach), nothing.
     #[test]
     fn unreachable_gaps_count_the_rows_an_out_of_reach_column_lacks() {
+        // The default uses it under the double killscreen only (row 14), and its endgame
+        // table inherits it; without the double killscreen level 39 plays the killscreen's.
+        let d = Weights::default();
+        for level in [18, 28, 29, 38] {
+            assert_eq!(
+                d.at(level, true).get("unreachable_gaps"),
+                0.0,
+                "level {level}"
+            );
+        }
+        assert_eq!(d.at(39, true).get("unreachable_gaps"), 40.0);
+        assert_eq!(d.at(39, false).get("unreachable_gaps"), 0.0);
+        let cap = d.phase_capped(45, 410, true, false, Some(430));
+        assert_eq!(d.phases()[cap].get("unreachable_gaps"), 40.0);
         // Column 0 empty beside a six-row stack, the well in the middle (column 5) empty too.
         let board = Board::from_rows_bottom(&[
             ".####.####",
