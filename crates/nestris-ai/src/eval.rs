@@ -105,6 +105,15 @@ pub const FEATURES: [(&str, &str); 32] = [
     ),
 ];
 
+/// The height of column `x`'s lower neighbour (a wall counts as the other one's height).
+fn lower_neighbour(h: &[u32; 10], x: usize) -> u32 {
+    match x {
+        0 => h[1],
+        9 => h[8],
+        x => h[x - 1].min(h[x + 1]),
+    }
+}
+
 /// Tunable numbers that are not feature weights.
 pub const PARAMS: [(&str, &str); 2] = [
     (
@@ -1023,13 +1032,7 @@ impl Evaluator {
         }
         f[16] = bump as f64;
         f[19] = bump_sq as f64;
-        // The well's lower neighbour (a wall counts as the other one's height).
-        let side = match well {
-            0 => h[1],
-            9 => h[8],
-            x => h[x - 1].min(h[x + 1]),
-        };
-        f[20] = (side.saturating_sub(h[well])).min(4) as f64;
+        f[20] = (lower_neighbour(&h, well).saturating_sub(h[well])).min(4) as f64;
         let mut danger = 0.0;
         for &hx in &h {
             let over = hx as f64 - w.danger_height;
@@ -1069,12 +1072,7 @@ impl Evaluator {
                 // neighbour grows past the reach of every piece.
                 let mut gaps = 0u32;
                 for x in (0..10).filter(|&x| x != well && reach & (1 << x) == 0) {
-                    let side = match x {
-                        0 => h[1],
-                        9 => h[8],
-                        x => h[x - 1].min(h[x + 1]),
-                    };
-                    gaps += side.saturating_sub(h[x]);
+                    gaps += lower_neighbour(&h, x).saturating_sub(h[x]);
                 }
                 f[31] = gaps as f64;
             }
@@ -1549,8 +1547,8 @@ mod tests {
         let mut w = Weights::zero("gaps");
         w.w[idx("unreachable_gaps")] = 1.0;
         w.well_column = 5;
-        let e = Evaluator::new(w.clone()).with_input(crate::input::InputModel::default());
-        let at = |level: u8, dks: bool| {
+        let at = |w: &Weights, level: u8, dks: bool| {
+            let e = Evaluator::new(w.clone()).with_input(crate::input::InputModel::default());
             let m = MoveSummary {
                 level,
                 double_killscreen: dks,
@@ -1559,19 +1557,12 @@ mod tests {
             e.cost(&board, &m)
         };
         // Two rows a frame: the vertical I cannot get to column 0, six rows below column 1.
-        assert_eq!(at(39, true), 6.0);
-        assert_eq!(at(18, false), 0.0);
+        assert_eq!(at(&w, 39, true), 6.0);
+        assert_eq!(at(&w, 18, false), 0.0);
         // With the well on the right, the middle column is a gap but in the I's reach (it
         // spawns there): still only column 0 counts.
-        let mut w9 = w.clone();
-        w9.well_column = 9;
-        let e9 = Evaluator::new(w9).with_input(crate::input::InputModel::default());
-        let m = MoveSummary {
-            level: 39,
-            double_killscreen: true,
-            ..MoveSummary::default()
-        };
-        assert_eq!(e9.cost(&board, &m), 6.0);
+        w.well_column = 9;
+        assert_eq!(at(&w, 39, true), 6.0);
     }
 
     /// With `with_double_killscreen_reach` (the double-killscreen table from an earlier
