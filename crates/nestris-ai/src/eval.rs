@@ -161,6 +161,12 @@ pub struct Weights {
     /// (`unreachable_columns`) at two rows a frame, so the stack is made ready for the double
     /// killscreen while the killscreen table still plays.
     pub ready_from: Option<u8>,
+    /// For the `[killscreen]` table (`ready_lines`): in the last this many lines of level 28
+    /// it plays already, its vertical I's reach (`unreachable_columns`, `unreachable_gaps`)
+    /// measured at level 29's gravity, so that the stack meets the killscreen as its table
+    /// keeps it (in every game that gets there from the menu, level 29 comes at the next
+    /// multiple of ten lines).
+    pub ready_lines: Option<u16>,
     /// For the `[before_19]` table (`until_lines`): the line count from which it gives way
     /// to the base weights before level 19, so that the stack meets level 19's speed as
     /// those weights keep it (the field's format reaches level 19 at 130 lines).
@@ -260,6 +266,7 @@ impl Weights {
             double_killscreen: None,
             from_level: 0,
             ready_from: None,
+            ready_lines: None,
             until_lines: None,
             endgame: None,
             lines_left: None,
@@ -353,7 +360,20 @@ impl Weights {
             }
         }
         if let Some(toml::Value::Table(t)) = value.get("killscreen") {
-            let ks = w.override_table(format!("{name} (killscreen)"), 29, t)?;
+            let mut pairs = t.clone();
+            let ready_lines = match pairs.remove("ready_lines") {
+                None => None,
+                Some(toml::Value::Integer(i)) if (1..=10).contains(&i) => Some(i as u16),
+                Some(other) => {
+                    return Err(WeightsError::BadSetting {
+                        name: "killscreen.ready_lines".into(),
+                        found: other.to_string(),
+                        expected: "a line count 1..=10 (level 28 lasts ten lines)".into(),
+                    })
+                }
+            };
+            let mut ks = w.override_table(format!("{name} (killscreen)"), 29, &pairs)?;
+            ks.ready_lines = ready_lines;
             w.killscreen = Some(ks);
         }
         if let Some(toml::Value::Table(t)) = value.get("double_killscreen") {
@@ -597,13 +617,20 @@ impl Weights {
 
     /// Which of [`Weights::phases`] is in force at `level` with `lines` cleared (the line
     /// count, not the game's BCD counter), in a B-type game or not, with the double killscreen
-    /// (a departure) on or off.
+    /// (a departure) on or off. The killscreen table plays from level 29, and in the last
+    /// `ready_lines` lines of level 28 when it has that key.
     pub fn phase(&self, level: u8, lines: u32, double_killscreen: bool, b_type: bool) -> usize {
         let before_19 = |b: &Weights| b.until_lines.is_none_or(|u| lines < u32::from(u));
+        // Level 28 ends at the next multiple of ten lines.
+        let ready = |k: &Weights| {
+            k.ready_lines
+                .is_some_and(|n| 10 - lines % 10 <= u32::from(n))
+        };
         match &self.double_killscreen {
             _ if b_type => 2,
             Some(d) if double_killscreen && level >= d.from_level => 3,
             _ if level < 19 && self.before_19.as_deref().is_some_and(before_19) => 4,
+            _ if level == 28 && self.killscreen.as_deref().is_some_and(ready) => 1,
             _ => usize::from(level >= 29),
         }
     }
@@ -704,7 +731,11 @@ impl Weights {
             }
         }
         if let Some(k) = &self.killscreen {
-            k.write_overrides(&mut out, "[killscreen]\n", self);
+            let mut header = "[killscreen]\n".to_string();
+            if let Some(n) = k.ready_lines {
+                header.push_str(&format!("ready_lines = {n}\n"));
+            }
+            k.write_overrides(&mut out, &header, self);
         }
         if let Some(b) = &self.b_type {
             b.write_overrides(&mut out, "[b_type]\n", self);
@@ -794,6 +825,10 @@ pub struct Evaluator {
     /// `[double_killscreen]` table from an earlier `from_level`, or the killscreen table
     /// from the `ready_from` level: the stack is made ready for it).
     double_killscreen_reach_from: Option<u8>,
+    /// `unreachable_columns` and `unreachable_gaps` measure the reach at this level's
+    /// gravity at least (29 for the killscreen table, which plays the last lines of level 28
+    /// with `ready_lines`).
+    min_reach_level: u8,
     input: Option<crate::input::InputModel>,
     /// [`IReachPaths::empty`] per gravity ([`reach_key`]), made when first needed.
     reach_empty: Box<[OnceLock<IReachPaths>; REACH_KEYS]>,
@@ -850,9 +885,19 @@ impl Evaluator {
             need_reach,
             need_surface,
             double_killscreen_reach_from: None,
+            min_reach_level: 0,
             input: None,
             reach_empty: empty_reach_cache(),
         }
+    }
+
+    /// Makes `unreachable_columns` and `unreachable_gaps` measure the reach at the gravity of
+    /// level `level` at least: the player sets 29 on the killscreen table's evaluator, so
+    /// that in the last lines of level 28 (`ready_lines`) the stack is kept within the
+    /// killscreen's reach. From level 29 it changes nothing.
+    pub fn with_min_reach_level(mut self, level: u8) -> Evaluator {
+        self.min_reach_level = level;
+        self
     }
 
     /// Makes `unreachable_columns` measure the reach at the double killscreen's gravity from
@@ -885,6 +930,7 @@ impl Evaluator {
             need_reach: true,
             need_surface: true,
             double_killscreen_reach_from: None,
+            min_reach_level: 0,
             input: Some(crate::input::InputModel::default()),
             reach_empty: empty_reach_cache(),
         };
@@ -1054,7 +1100,8 @@ impl Evaluator {
                         m.level.max(nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL)
                     }
                     _ => m.level,
-                };
+                }
+                .max(self.min_reach_level);
                 let empty = self.reach_empty[reach_key(level, m.double_killscreen)]
                     .get_or_init(|| IReachPaths::empty(level, input, m.double_killscreen));
                 let reach = crate::search::i_reach_cached(
@@ -1604,6 +1651,56 @@ mod tests {
         // From a level: before it, the level's own reach.
         assert_eq!(at(37, true, Some(38)), at(37, true, None));
         assert_eq!(at(38, true, Some(38)), at_39);
+    }
+
+    /// `[killscreen] ready_lines`: the killscreen table plays the last lines of level 28,
+    /// its reach measured at level 29's gravity; read, written back, checked.
+    #[test]
+    fn killscreen_ready_lines_play_the_end_of_level_28() {
+        let w = Weights::from_toml(
+            "[weights]\nburns = 40\n[killscreen]\nready_lines = 5\nburns = 20\n",
+        )
+        .unwrap();
+        let burns =
+            |level: u8, lines: u32| w.phases()[w.phase(level, lines, true, false)].get("burns");
+        assert_eq!(burns(28, 220), 40.0);
+        assert_eq!(burns(28, 224), 40.0);
+        assert_eq!(burns(28, 225), 20.0);
+        assert_eq!(burns(28, 229), 20.0);
+        assert_eq!(burns(27, 229), 40.0);
+        assert_eq!(burns(29, 230), 20.0);
+        // From level 0, level 28 is lines 280-289.
+        assert_eq!(burns(28, 286), 20.0);
+        assert_eq!(w.phase(28, 229, true, true), 2);
+        let back = Weights::from_toml(&w.to_toml()).unwrap();
+        assert_eq!(back, w);
+        assert_eq!(back.killscreen.as_ref().unwrap().ready_lines, Some(5));
+        assert_refused(
+            "[weights]\nburns = 40\n[killscreen]\nready_lines = {}\n",
+            &["0", "11", "2.5", "\"x\""],
+            &["killscreen.ready_lines = ", "expected a line count 1..=10"],
+        );
+        // Without the key, level 28 is the base table's to the end.
+        let plain =
+            Weights::from_toml("[weights]\nburns = 40\n[killscreen]\nburns = 20\n").unwrap();
+        assert_eq!(plain.phase(28, 229, true, false), 0);
+        // The reach: a flat 13-row stack with a right-hand well; at level 29 a vertical I
+        // no longer gets to the well, at level 28 it does.
+        let board = Board::from_rows_bottom(&["#########."; 13]);
+        let mut r = Weights::zero("reach");
+        r.w[idx("unreachable_columns")] = 1.0;
+        let cost = |e: &Evaluator, level: u8| {
+            let m = MoveSummary {
+                level,
+                ..MoveSummary::default()
+            };
+            e.cost(&board, &m)
+        };
+        let plain = Evaluator::new(r.clone()).with_input(crate::input::InputModel::default());
+        let ready = plain.clone().with_min_reach_level(29);
+        assert!(cost(&plain, 29) > cost(&plain, 28), "{}", cost(&plain, 29));
+        assert_eq!(cost(&ready, 28), cost(&plain, 29));
+        assert_eq!(cost(&ready, 30), cost(&plain, 30));
     }
 
     /// Every weights file shipped in `weights/` is one the AI can play with, and reads back

@@ -221,7 +221,8 @@ impl AiConfig {
     /// The evaluator the player uses in phase `phase` ([`AiConfig::phase`]): that phase's
     /// weights at this tap speed. The double killscreen's table, from its `from_level`, and
     /// the killscreen table from `ready_from` ready the stack for two rows a frame: their
-    /// reach is measured at that gravity.
+    /// reach is measured at that gravity. The killscreen table measures it at level 29's
+    /// gravity at least, as it plays the last lines of level 28 with `ready_lines`.
     pub fn phase_evaluator(&self, phase: usize) -> Evaluator {
         let e = Evaluator::new(self.weights.phases()[phase].clone()).with_input(self.input.clone());
         let ready_from = self
@@ -231,7 +232,10 @@ impl AiConfig {
             .and_then(|d| d.ready_from);
         match (phase, ready_from) {
             (3, _) => e.with_double_killscreen_reach(0),
-            (1, Some(from)) => e.with_double_killscreen_reach(from),
+            (1, Some(from)) => e
+                .with_double_killscreen_reach(from)
+                .with_min_reach_level(29),
+            (1, None) => e.with_min_reach_level(29),
             _ => e,
         }
     }
