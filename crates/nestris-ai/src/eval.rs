@@ -6,11 +6,11 @@
 
 use std::sync::OnceLock;
 
-use crate::board::{Board, ROWS};
+use crate::board::{Board, FULL, ROWS};
 use crate::search::{BoardBefore, IReachPaths};
 
 /// Every feature, by name, with what it measures. Names are the weights file's keys.
-pub const FEATURES: [(&str, &str); 32] = [
+pub const FEATURES: [(&str, &str); 33] = [
     ("lines_cleared", "lines cleared by the placed pieces"),
     (
         "lock_height",
@@ -102,6 +102,11 @@ pub const FEATURES: [(&str, &str); 32] = [
         "unreachable_gaps",
         "rows that the columns a vertical I cannot reach (the well aside) stand below their \
          lower neighbour (a wall counts as the other neighbour's height)",
+    ),
+    (
+        "excess_ready",
+        "Tetris-ready rows (full but for the open well, from its bottom up) beyond the four one \
+         I clears: height that waits for two I pieces",
     ),
 ];
 
@@ -1079,6 +1084,13 @@ impl Evaluator {
         f[16] = bump as f64;
         f[19] = bump_sq as f64;
         f[20] = (lower_neighbour(&h, well).saturating_sub(h[well])).min(4) as f64;
+        // Ready rows: from the well's bottom (its lowest empty cell above its top block) up.
+        let ready_row = FULL & !(1u16 << well);
+        let ready = (0..ROWS.saturating_sub(h[well] as usize))
+            .rev()
+            .take_while(|&i| board.rows[i] == ready_row)
+            .count();
+        f[32] = ready.saturating_sub(4) as f64;
         let mut danger = 0.0;
         for &hx in &h {
             let over = hx as f64 - w.danger_height;
@@ -1225,6 +1237,41 @@ mod tests {
     fn feat(b: &Board, name: &str) -> f64 {
         // Danger height 12, the rightmost well.
         Evaluator::features(b, &MoveSummary::default(), &Weights::zero("params"))[idx(name)]
+    }
+
+    /// `excess_ready` counts the ready rows from the open well's bottom up, beyond four.
+    #[test]
+    fn excess_ready_counts_ready_rows_beyond_four() {
+        let ready = |n: usize| vec!["#########."; n];
+        for (n, want) in [(0, 0.0), (3, 0.0), (4, 0.0), (6, 2.0), (9, 5.0)] {
+            assert_eq!(
+                feat(&Board::from_rows_bottom(&ready(n)), "excess_ready"),
+                want,
+                "{n}"
+            );
+        }
+        // Counted from the well's bottom up, contiguous: a row with a gap ends the count
+        // (rows are listed top first).
+        let mut rows = ready(5);
+        rows.push("####.####.");
+        rows.extend(ready(2));
+        assert_eq!(feat(&Board::from_rows_bottom(&rows), "excess_ready"), 0.0);
+        // A covered well: the rows under its block are not ready; those above count.
+        let mut covered = vec!["##########"];
+        covered.extend(ready(6));
+        assert_eq!(
+            feat(&Board::from_rows_bottom(&covered), "excess_ready"),
+            0.0
+        );
+        let mut rows = ready(5);
+        rows.extend(covered);
+        assert_eq!(feat(&Board::from_rows_bottom(&rows), "excess_ready"), 1.0);
+        // Another well column.
+        let mut w = Weights::zero("params");
+        w.well_column = 5;
+        let b = Board::from_rows_bottom(&["#####.####"; 7]);
+        let f = Evaluator::features(&b, &MoveSummary::default(), &w);
+        assert_eq!(f[idx("excess_ready")], 3.0);
     }
 
     #[test]
