@@ -250,6 +250,31 @@ pub const MAX_UNTIL_LINES: u16 = 999;
 /// Built-in presets.
 pub const PRESETS: [&str; 2] = ["default", "meatfighter-2014"];
 
+/// Takes the setting `table.key` out of a table's pairs: a line count `1..=max`, or `None`
+/// when the table does not have it. `why` follows the range in the error (or is empty).
+fn take_line_count(
+    pairs: &mut toml::map::Map<String, toml::Value>,
+    name: &str,
+    max: u16,
+    why: &str,
+) -> Result<Option<u16>, WeightsError> {
+    let key = name.rsplit('.').next().unwrap_or(name);
+    match pairs.remove(key) {
+        None => Ok(None),
+        Some(toml::Value::Integer(i)) if (1..=i64::from(max)).contains(&i) => Ok(Some(i as u16)),
+        Some(other) => Err(line_count_error(name, other.to_string(), max, why)),
+    }
+}
+
+/// The error for a line count setting `name` that is not one (`found`).
+fn line_count_error(name: &str, found: String, max: u16, why: &str) -> WeightsError {
+    WeightsError::BadSetting {
+        name: name.into(),
+        found,
+        expected: format!("a line count 1..={max}{why}"),
+    }
+}
+
 fn idx(name: &str) -> usize {
     FEATURES
         .iter()
@@ -366,17 +391,12 @@ impl Weights {
         }
         if let Some(toml::Value::Table(t)) = value.get("killscreen") {
             let mut pairs = t.clone();
-            let ready_lines = match pairs.remove("ready_lines") {
-                None => None,
-                Some(toml::Value::Integer(i)) if (1..=10).contains(&i) => Some(i as u16),
-                Some(other) => {
-                    return Err(WeightsError::BadSetting {
-                        name: "killscreen.ready_lines".into(),
-                        found: other.to_string(),
-                        expected: "a line count 1..=10 (level 28 lasts ten lines)".into(),
-                    })
-                }
-            };
+            let ready_lines = take_line_count(
+                &mut pairs,
+                "killscreen.ready_lines",
+                10,
+                " (level 28 lasts ten lines)",
+            )?;
             let mut ks = w.override_table(format!("{name} (killscreen)"), 29, &pairs)?;
             ks.ready_lines = ready_lines;
             w.killscreen = Some(ks);
@@ -411,18 +431,10 @@ impl Weights {
                 });
             };
             let mut pairs = t.clone();
-            let left = match pairs.remove("lines_left") {
-                Some(toml::Value::Integer(i)) if (1..=MAX_UNTIL_LINES as i64).contains(&i) => {
-                    i as u16
-                }
-                found => {
-                    return Err(WeightsError::BadSetting {
-                        name: "endgame.lines_left".into(),
-                        found: found.map_or("nothing".into(), |v| v.to_string()),
-                        expected: format!("a line count 1..={MAX_UNTIL_LINES}"),
-                    })
-                }
-            };
+            let left = take_line_count(&mut pairs, "endgame.lines_left", MAX_UNTIL_LINES, "")?
+                .ok_or_else(|| {
+                    line_count_error("endgame.lines_left", "nothing".into(), MAX_UNTIL_LINES, "")
+                })?;
             let mut e = d.override_table(format!("{name} (endgame)"), d.from_level, &pairs)?;
             e.lines_left = Some(left);
             e.ready_from = None;
@@ -434,19 +446,7 @@ impl Weights {
         }
         if let Some(toml::Value::Table(t)) = value.get("before_19") {
             let mut pairs = t.clone();
-            let until = match pairs.remove("until_lines") {
-                None => None,
-                Some(toml::Value::Integer(i)) if (1..=MAX_UNTIL_LINES as i64).contains(&i) => {
-                    Some(i as u16)
-                }
-                Some(other) => {
-                    return Err(WeightsError::BadSetting {
-                        name: "before_19.until_lines".into(),
-                        found: other.to_string(),
-                        expected: format!("a line count 1..={MAX_UNTIL_LINES}"),
-                    })
-                }
-            };
+            let until = take_line_count(&mut pairs, "before_19.until_lines", MAX_UNTIL_LINES, "")?;
             let mut b =
                 w.override_table(format!("{name} (before level 19)"), w.from_level, &pairs)?;
             b.until_lines = until;
@@ -825,6 +825,8 @@ pub struct Evaluator {
     need_reach: bool,
     /// The surface table's feature ([`crate::surface`], a lookup in the embedded table).
     need_surface: bool,
+    /// The ready rows beyond four (`excess_ready`).
+    need_ready: bool,
     /// From this level, in games with the double killscreen on, `unreachable_columns`
     /// measures the vertical I's reach at its gravity, even before level 39 (the
     /// `[double_killscreen]` table from an earlier `from_level`, or the killscreen table
@@ -880,6 +882,7 @@ impl Evaluator {
         let need_wells = nz(&["well_cells", "deep_wells", "i_dependency"]);
         let need_reach = nz(&["unreachable_columns", "unreachable_gaps"]);
         let need_surface = nz(&["surface"]);
+        let need_ready = nz(&["excess_ready"]);
         Evaluator {
             weights,
             need_columns,
@@ -889,6 +892,7 @@ impl Evaluator {
             need_wells,
             need_reach,
             need_surface,
+            need_ready,
             double_killscreen_reach_from: None,
             min_reach_level: 0,
             input: None,
@@ -934,6 +938,7 @@ impl Evaluator {
             need_wells: true,
             need_reach: true,
             need_surface: true,
+            need_ready: true,
             double_killscreen_reach_from: None,
             min_reach_level: 0,
             input: Some(crate::input::InputModel::default()),
@@ -1084,13 +1089,16 @@ impl Evaluator {
         f[16] = bump as f64;
         f[19] = bump_sq as f64;
         f[20] = (lower_neighbour(&h, well).saturating_sub(h[well])).min(4) as f64;
-        // Ready rows: from the well's bottom (its lowest empty cell above its top block) up.
-        let ready_row = FULL & !(1u16 << well);
-        let ready = (0..ROWS.saturating_sub(h[well] as usize))
-            .rev()
-            .take_while(|&i| board.rows[i] == ready_row)
-            .count();
-        f[32] = ready.saturating_sub(4) as f64;
+        if self.need_ready || w.w[32] != 0.0 {
+            // Ready rows: from the well's bottom (its lowest empty cell above its top block)
+            // up.
+            let ready_row = FULL & !(1u16 << well);
+            let ready = (0..ROWS.saturating_sub(h[well] as usize))
+                .rev()
+                .take_while(|&i| board.rows[i] == ready_row)
+                .count();
+            f[32] = ready.saturating_sub(4) as f64;
+        }
         let mut danger = 0.0;
         for &hx in &h {
             let over = hx as f64 - w.danger_height;

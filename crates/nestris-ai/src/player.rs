@@ -232,10 +232,13 @@ impl AiConfig {
             .and_then(|d| d.ready_from);
         match (phase, ready_from) {
             (3, _) => e.with_double_killscreen_reach(0),
-            (1, Some(from)) => e
-                .with_double_killscreen_reach(from)
-                .with_min_reach_level(29),
-            (1, None) => e.with_min_reach_level(29),
+            (1, from) => {
+                let e = e.with_min_reach_level(29);
+                match from {
+                    Some(from) => e.with_double_killscreen_reach(from),
+                    None => e,
+                }
+            }
             _ => e,
         }
     }
