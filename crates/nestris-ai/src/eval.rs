@@ -1319,17 +1319,20 @@ mod tests {
         let m = MoveSummary::default();
         let e = Evaluator::new(w);
         assert_eq!(e.cost(&b, &m), 2.0 * expected + feat(&b, "holes"));
-        // The default uses it at levels 18-28 only (row 13), where it replaces the bumpiness
-        // terms; its tables from level 29 keep theirs.
+        // The default uses it at levels 18-38 (rows 13 and 15), where it replaces the
+        // bumpiness terms; its double killscreen's table keeps them (without the double
+        // killscreen, level 39 plays the killscreen's table).
         let d = Weights::default();
-        for level in [18, 19, 28] {
+        for level in [18, 19, 28, 29, 38] {
             assert!(d.at(level, true).get("surface") > 0.0, "level {level}");
             assert_eq!(d.at(level, true).get("bumpiness"), 0.0, "level {level}");
+            assert_eq!(d.at(level, true).get("bumpiness_sq"), 0.0, "level {level}");
         }
-        for level in [29, 38, 39, 60] {
+        for level in [39, 60] {
             assert_eq!(d.at(level, true).get("surface"), 0.0, "level {level}");
             assert!(d.at(level, true).get("bumpiness") > 0.0, "level {level}");
         }
+        assert!(d.at(39, false).get("surface") > 0.0);
     }
 
     #[test]
@@ -1623,18 +1626,25 @@ mod tests {
     /// reach), nothing.
     #[test]
     fn unreachable_gaps_count_the_rows_an_out_of_reach_column_lacks() {
-        // The default uses it under the double killscreen only (row 14), and its endgame
-        // table inherits it; without the double killscreen level 39 plays the killscreen's.
+        // The default uses it from level 29 (rows 14 and 15: the double killscreen's table
+        // and the killscreen's), and its endgame table inherits it; without the double
+        // killscreen level 39 plays the killscreen's table.
         let d = Weights::default();
-        for level in [18, 28, 29, 38] {
+        for level in [18, 28] {
             assert_eq!(
                 d.at(level, true).get("unreachable_gaps"),
                 0.0,
                 "level {level}"
             );
         }
-        assert_eq!(d.at(39, true).get("unreachable_gaps"), 40.0);
-        assert_eq!(d.at(39, false).get("unreachable_gaps"), 0.0);
+        for level in [29, 38, 39] {
+            assert_eq!(
+                d.at(level, true).get("unreachable_gaps"),
+                40.0,
+                "level {level}"
+            );
+        }
+        assert_eq!(d.at(39, false).get("unreachable_gaps"), 40.0);
         let cap = d.phase_capped(45, 410, true, false, Some(430));
         assert_eq!(d.phases()[cap].get("unreachable_gaps"), 40.0);
         // Column 0 empty beside a six-row stack, the well in the middle (column 5) empty too.
