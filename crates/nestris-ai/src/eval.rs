@@ -10,7 +10,7 @@ use crate::board::{Board, FULL, ROWS};
 use crate::search::{BoardBefore, IReachPaths};
 
 /// Every feature, by name, with what it measures. Names are the weights file's keys.
-pub const FEATURES: [(&str, &str); 33] = [
+pub const FEATURES: [(&str, &str); 34] = [
     ("lines_cleared", "lines cleared by the placed pieces"),
     (
         "lock_height",
@@ -107,6 +107,11 @@ pub const FEATURES: [(&str, &str); 33] = [
         "excess_ready",
         "Tetris-ready rows (full but for the open well, from its bottom up) beyond the four one \
          I clears: height that waits for two I pieces",
+    ),
+    (
+        "well_unreachable",
+        "1 when a vertical I cannot reach the well column (well_column) at this level and tap \
+         speed: the rows that wait for the well can no longer be cleared",
     ),
 ];
 
@@ -880,7 +885,11 @@ impl Evaluator {
             ]);
         let need_rows = nz(&["row_transitions", "hidden_blocks"]);
         let need_wells = nz(&["well_cells", "deep_wells", "i_dependency"]);
-        let need_reach = nz(&["unreachable_columns", "unreachable_gaps"]);
+        let need_reach = nz(&[
+            "unreachable_columns",
+            "unreachable_gaps",
+            "well_unreachable",
+        ]);
         let need_surface = nz(&["surface"]);
         let need_ready = nz(&["excess_ready"]);
         Evaluator {
@@ -1114,7 +1123,7 @@ impl Evaluator {
             f[29] = crate::surface::shortfall(&h, well);
         }
         if let Some(input) = &self.input {
-            if self.need_reach || w.w[28] != 0.0 || w.w[31] != 0.0 {
+            if self.need_reach || w.w[28] != 0.0 || w.w[31] != 0.0 || w.w[33] != 0.0 {
                 let level = match self.double_killscreen_reach_from {
                     Some(from) if m.double_killscreen && m.level >= from => {
                         m.level.max(nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL)
@@ -1142,6 +1151,13 @@ impl Evaluator {
                     gaps += lower_neighbour(&h, x).saturating_sub(h[x]);
                 }
                 f[31] = gaps as f64;
+                // Every row above the well's bottom waits for the well to be filled: out of
+                // the I's reach (at the killscreen a stack of 13 rows beside the rightmost
+                // column), the ready rows are lost and the stack can only grow. A covered well
+                // counts too: covering it must not dodge the term.
+                if reach & (1 << well) == 0 {
+                    f[33] = 1.0;
+                }
             }
         }
         f[21] = cols[well].count_ones() as f64;
@@ -1675,6 +1691,34 @@ mod tests {
         // spawns there): still only column 0 counts.
         w.well_column = 9;
         assert_eq!(at(&w, 39, true), 6.0);
+    }
+
+    /// `well_unreachable`: an open well out of the vertical I's reach. At the killscreen (one
+    /// row a frame, 30 Hz) the rightmost column drops out of reach beside a 13-row stack.
+    #[test]
+    fn well_unreachable_marks_an_open_well_the_i_cannot_reach() {
+        let mut w = Weights::zero("well");
+        w.w[idx("well_unreachable")] = 1.0;
+        let at = |w: &Weights, rows: &[&str], level: u8| {
+            let e = Evaluator::new(w.clone()).with_input(crate::input::InputModel::default());
+            let m = MoveSummary {
+                level,
+                ..MoveSummary::default()
+            };
+            e.cost(&Board::from_rows_bottom(rows), &m)
+        };
+        let ready = |n: usize| vec!["#########."; n];
+        assert_eq!(at(&w, &ready(12), 29), 0.0);
+        assert_eq!(at(&w, &ready(13), 29), 1.0);
+        // Two rows a frame more slowly (level 19-28 gravity): still in reach at 13 rows.
+        assert_eq!(at(&w, &ready(13), 19), 0.0);
+        // Covered or filled, a well out of reach counts: covering it must not dodge the term.
+        let mut covered = vec!["##########"];
+        covered.extend(ready(12));
+        assert_eq!(at(&w, &covered, 29), 1.0);
+        // Another well column: the middle one, under the spawn, stays in reach.
+        w.well_column = 5;
+        assert_eq!(at(&w, &["#####.####"; 13], 29), 0.0);
     }
 
     /// With `with_double_killscreen_reach` (the double-killscreen table from an earlier
