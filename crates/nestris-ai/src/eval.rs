@@ -1693,10 +1693,11 @@ mod tests {
         assert_eq!(at(&w, 39, true), 6.0);
     }
 
-    /// `well_unreachable`: an open well out of the vertical I's reach. At the killscreen (one
-    /// row a frame, 30 Hz) the rightmost column drops out of reach beside a 13-row stack.
+    /// `well_unreachable`: a well column out of the vertical I's reach, open or covered. At
+    /// the killscreen (one row a frame, 30 Hz) the rightmost column drops out of reach beside a
+    /// 13-row stack.
     #[test]
-    fn well_unreachable_marks_an_open_well_the_i_cannot_reach() {
+    fn well_unreachable_marks_a_well_the_i_cannot_reach() {
         let mut w = Weights::zero("well");
         w.w[idx("well_unreachable")] = 1.0;
         let at = |w: &Weights, rows: &[&str], level: u8| {
@@ -1710,7 +1711,7 @@ mod tests {
         let ready = |n: usize| vec!["#########."; n];
         assert_eq!(at(&w, &ready(12), 29), 0.0);
         assert_eq!(at(&w, &ready(13), 29), 1.0);
-        // Two rows a frame more slowly (level 19-28 gravity): still in reach at 13 rows.
+        // At levels 19-28 (a row every two frames) it is still in reach beside 13 rows.
         assert_eq!(at(&w, &ready(13), 19), 0.0);
         // Covered or filled, a well out of reach counts: covering it must not dodge the term.
         let mut covered = vec!["##########"];
