@@ -15,17 +15,32 @@
 //! surface (every column falls by the same count), reach and spins are not modelled, and a
 //! difference clamped at 3 stands for a cliff of any depth.
 //!
+//! A well inside the playfield (the double killscreen's middle well) splits the nine columns
+//! into two segments with the well between them: no piece lies across it. Four more tables,
+//! of 7^7 surfaces each (one difference fewer), serve a well in columns 1-4, and mirrored
+//! 8-5 ([`crate::surface_vi::compute_split`]).
+//!
 //! The table is made by the crate's build script (`build.rs`, running
 //! [`surface_vi`](crate::surface_vi)'s value iteration: about 14 s of CPU, 7 s on 2 cores) and
 //! embedded in the library, one byte per surface (the value in 25ths of a piece, 5.8 MB):
 //! nothing to load or compute at run time. Each surface's value depends only on the
 //! previous iteration, so the table is the same on any machine and thread count.
 
-use crate::surface_vi::{BASE, CLAMP, DIFFS};
-pub use crate::surface_vi::{HORIZON, QUANTA, SURFACES};
+use crate::surface_vi::{split_index, CLAMP, DIFFS};
+pub use crate::surface_vi::{HORIZON, QUANTA, SPLIT_SURFACES, SURFACES};
 
 /// The table the build script made: one byte per surface, its value times [`QUANTA`].
 static TABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/surface.bin"));
+
+/// The tables of a well in column 1, 2, 3 or 4 (and, mirrored, 8, 7, 6 or 5): the nine
+/// columns are two segments with the well between them, each a surface of its own
+/// ([`crate::surface_vi::compute_split`]), one byte per surface as [`TABLE`].
+static SPLIT: [&[u8]; 4] = [
+    include_bytes!(concat!(env!("OUT_DIR"), "/surface-split0.bin")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/surface-split1.bin")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/surface-split2.bin")),
+    include_bytes!(concat!(env!("OUT_DIR"), "/surface-split3.bin")),
+];
 
 /// Expected pieces placed without a hole, out of [`HORIZON`], from a surface
 /// ([`surface_index`]).
@@ -35,17 +50,34 @@ pub fn value(index: usize) -> f32 {
 }
 
 /// The `surface` feature of a board's column heights: [`HORIZON`] minus the value of the
-/// nine columns beside the well, read away from it (the table is symmetric: the piece set is
-/// its own mirror image).
+/// nine columns beside the well (the table is symmetric: the piece set is its own mirror
+/// image). A well at an edge reads the nine columns away from it; a well inside the playfield
+/// reads the columns on each side as a segment of its own (no piece lies across the well),
+/// from the split table of its column.
 #[inline]
 pub fn shortfall(heights: &[u32; 10], well: usize) -> f64 {
-    (HORIZON as f64 * QUANTA as f64 - TABLE[surface_index(heights, well)] as f64) / QUANTA as f64
+    let byte = match split_of(well) {
+        None => TABLE[surface_index(heights, well)],
+        Some((table, _)) => SPLIT[table][split_surface_index(heights, well)],
+    };
+    (HORIZON as f64 * QUANTA as f64 - byte as f64) / QUANTA as f64
 }
 
-/// The table index of the nine columns beside the well (the well at 0 or 9 reads them away
-/// from it; a middle well reads the columns on both sides of it as one surface).
+/// For a well inside the playfield (columns 1-8): the split table that serves it (0-3) and
+/// whether the board is read mirrored (a well in 5-8 is the mirror image of one in 4-1).
 #[inline]
-pub fn surface_index(heights: &[u32; 10], well: usize) -> usize {
+fn split_of(well: usize) -> Option<(usize, bool)> {
+    match well {
+        1..=4 => Some((well - 1, false)),
+        5..=8 => Some((8 - well, true)),
+        _ => None,
+    }
+}
+
+/// The nine columns beside the well, left to right (a well at 0 reads them right to left:
+/// away from it).
+#[inline]
+fn beside(heights: &[u32; 10], well: usize) -> [i32; 9] {
     let mut cols = [0i32; 9];
     let mut n = 0;
     if well == 0 {
@@ -61,18 +93,42 @@ pub fn surface_index(heights: &[u32; 10], well: usize) -> usize {
             }
         }
     }
-    let mut index = 0usize;
-    for j in (0..DIFFS).rev() {
-        let d = (cols[j + 1] - cols[j]).clamp(-CLAMP, CLAMP);
-        index = index * BASE + (d + CLAMP) as usize;
+    cols
+}
+
+/// The clamped height differences of nine columns.
+#[inline]
+fn diffs(cols: &[i32; 9]) -> [i32; DIFFS] {
+    let mut d = [0i32; DIFFS];
+    for (j, dj) in d.iter_mut().enumerate() {
+        *dj = (cols[j + 1] - cols[j]).clamp(-CLAMP, CLAMP);
     }
-    index
+    d
+}
+
+/// The table index of the nine columns beside a well at an edge (0 or 9; other columns are
+/// read as if the columns on both sides of the well were one surface: [`shortfall`] uses the
+/// split tables for them).
+#[inline]
+pub fn surface_index(heights: &[u32; 10], well: usize) -> usize {
+    split_index(&diffs(&beside(heights, well)), None)
+}
+
+/// The index, in its split table, of the two segments beside a well in columns 1-8.
+#[inline]
+fn split_surface_index(heights: &[u32; 10], well: usize) -> usize {
+    let (table, mirrored) = split_of(well).expect("a well inside the playfield");
+    let mut cols = beside(heights, well);
+    if mirrored {
+        cols.reverse();
+    }
+    split_index(&diffs(&cols), Some(table))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::surface_vi::compute;
+    use crate::surface_vi::{compute, BASE};
 
     fn embedded(h: [u32; 10]) -> f32 {
         value(surface_index(&h, 9))
@@ -138,5 +194,42 @@ mod tests {
         let digits = [3, 3, 3, 3, 3, 3, 2, 0].map(|d: i32| (d + CLAMP) as usize);
         assert_eq!(digits.len(), DIFFS);
         assert_eq!(up, digits.iter().rev().fold(0, |i, &d| i * BASE + d));
+    }
+
+    #[test]
+    fn a_middle_well_splits_the_surface_in_two() {
+        use crate::surface_vi::compute_split;
+        // Well in column 5: columns 0-4 at 4 rows, 6-9 at 5. Read as one surface, S and Z
+        // lie across the well (4, 4 | 5); split, only T, J, O, L and I fit.
+        let h = [4, 4, 4, 4, 4, 0, 5, 5, 5, 5];
+        let one = compute(1);
+        assert!((one[surface_index(&h, 5)] - 1.0).abs() < 1e-6);
+        let (table, mirrored) = split_of(5).unwrap();
+        assert_eq!((table, mirrored), (3, true));
+        let split = compute_split(1, Some(table));
+        assert_eq!(split.len(), SPLIT_SURFACES);
+        assert!((split[split_surface_index(&h, 5)] - 5.0 / 7.0).abs() < 1e-6);
+        // A step inside a segment still takes them: S on 0-2 of the left, Z on the right.
+        let steps = [4, 4, 5, 5, 5, 0, 6, 6, 5, 5];
+        assert!((split[split_surface_index(&steps, 5)] - 1.0).abs() < 1e-6);
+        assert_eq!(SPLIT[table].len(), SPLIT_SURFACES);
+    }
+
+    #[test]
+    fn a_middle_well_reads_as_its_mirror() {
+        let h = [3u32, 5, 4, 4, 6, 0, 2, 3, 3, 1];
+        let mut m = h;
+        m.reverse();
+        // Well 5 mirrored is well 4.
+        assert_eq!(shortfall(&h, 5), shortfall(&m, 4));
+        for well in 1..9 {
+            let mut g = [4u32; 10];
+            g[well] = 0;
+            let mut gm = g;
+            gm.reverse();
+            assert_eq!(shortfall(&g, well), shortfall(&gm, 9 - well), "well {well}");
+            let v = shortfall(&g, well);
+            assert!(v > 0.0 && v < HORIZON as f64, "well {well}: {v}");
+        }
     }
 }

@@ -87,25 +87,39 @@ pub const QUANTA: f32 = 25.0;
 /// The values of every surface after `horizon` steps of value iteration, on all cores (each
 /// surface's value depends only on the previous step: the same on any machine).
 pub fn compute(horizon: u32) -> Vec<f32> {
+    compute_split(horizon, None)
+}
+
+/// Surfaces in a split table ([`compute_split`]): 7^7, one difference fewer.
+pub const SPLIT_SURFACES: usize = BASE.pow(DIFFS as u32 - 1);
+
+/// [`compute`] for a well inside the playfield: with `bar = Some(b)` the nine columns are
+/// two segments, columns 0..=b and b+1..=8 of the nine, with the well between them, so no
+/// piece lies across difference `b` and a placement beside it leaves it alone (the well's
+/// edge is a wall for each segment). The table then has [`SPLIT_SURFACES`] entries, indexed
+/// by the other seven differences ([`split_index`]). `None` is the table of a well at an edge.
+pub fn compute_split(horizon: u32, bar: Option<usize>) -> Vec<f32> {
     let orients = orientations();
-    let mut pow = [1isize; DIFFS];
-    for j in 1..DIFFS {
-        pow[j] = pow[j - 1] * BASE as isize;
-    }
-    let mut value = vec![0f32; SURFACES];
-    let mut next = vec![0f32; SURFACES];
+    let pow = digit_powers(bar);
+    let surfaces = if bar.is_some() {
+        SPLIT_SURFACES
+    } else {
+        SURFACES
+    };
+    let mut value = vec![0f32; surfaces];
+    let mut next = vec![0f32; surfaces];
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
         .clamp(1, 16);
-    let chunk = SURFACES.div_ceil(threads);
+    let chunk = surfaces.div_ceil(threads);
     for _ in 0..horizon {
         std::thread::scope(|scope| {
             for (c, out) in next.chunks_mut(chunk).enumerate() {
                 let (value, orients, pow) = (&value, &orients, &pow);
                 scope.spawn(move || {
                     for (k, o) in out.iter_mut().enumerate() {
-                        *o = step(c * chunk + k, value, orients, pow);
+                        *o = step(c * chunk + k, value, orients, pow, bar);
                     }
                 });
             }
@@ -115,17 +129,54 @@ pub fn compute(horizon: u32) -> Vec<f32> {
     value
 }
 
+/// The place value of each difference in a table's index: the differences in order, the
+/// first the lowest digit, the split's barrier (if any) skipped (0).
+pub fn digit_powers(bar: Option<usize>) -> [isize; DIFFS] {
+    let mut pow = [0isize; DIFFS];
+    let mut p = 1isize;
+    for (j, pj) in pow.iter_mut().enumerate() {
+        if Some(j) != bar {
+            *pj = p;
+            p *= BASE as isize;
+        }
+    }
+    pow
+}
+
+/// The index of the differences `d` (each already clamped) in the table of `bar`
+/// ([`compute_split`]); the barrier's difference is not read.
+pub fn split_index(d: &[i32; DIFFS], bar: Option<usize>) -> usize {
+    let pow = digit_powers(bar);
+    let mut index = 0isize;
+    for j in 0..DIFFS {
+        if Some(j) != bar {
+            index += (d[j] + CLAMP) as isize * pow[j];
+        }
+    }
+    index as usize
+}
+
 /// [`compute`] as the embedded bytes ([`QUANTA`]).
 pub fn quantize(value: &[f32]) -> Vec<u8> {
     value.iter().map(|&v| (v * QUANTA).round() as u8).collect()
 }
 
 /// One value-iteration step for surface `s`: the mean over the seven pieces of the best
-/// `1 + value` of a flat placement (0 if none).
-fn step(s: usize, value: &[f32], orients: &[Vec<Orientation>], pow: &[isize; DIFFS]) -> f32 {
+/// `1 + value` of a flat placement (0 if none). With a barrier `bar`, no placement lies
+/// across it and its difference (not in the index) stays as it is.
+fn step(
+    s: usize,
+    value: &[f32],
+    orients: &[Vec<Orientation>],
+    pow: &[isize; DIFFS],
+    bar: Option<usize>,
+) -> f32 {
     let mut d = [0i32; DIFFS];
     let mut r = s;
-    for dj in d.iter_mut() {
+    for (j, dj) in d.iter_mut().enumerate() {
+        if Some(j) == bar {
+            continue;
+        }
         *dj = (r % BASE) as i32 - CLAMP;
         r /= BASE;
     }
@@ -136,6 +187,12 @@ fn step(s: usize, value: &[f32], orients: &[Vec<Orientation>], pow: &[isize; DIF
         for o in piece {
             let w = o.width;
             'x: for x in 0..=(DIFFS + 1 - w) {
+                if let Some(b) = bar {
+                    // The piece would lie across the well.
+                    if w > 1 && x <= b && b < x + w - 1 {
+                        continue 'x;
+                    }
+                }
                 for i in 0..w - 1 {
                     if d[x + i] != (o.bottom[i + 1] - o.bottom[i]) as i32 {
                         continue 'x;
@@ -143,7 +200,9 @@ fn step(s: usize, value: &[f32], orients: &[Vec<Orientation>], pow: &[isize; DIF
                 }
                 let mut ns = s as isize;
                 let mut set = |j: usize, nd: i32| {
-                    ns += (nd.clamp(-CLAMP, CLAMP) - d[j]) as isize * pow[j];
+                    if Some(j) != bar {
+                        ns += (nd.clamp(-CLAMP, CLAMP) - d[j]) as isize * pow[j];
+                    }
                 };
                 if x > 0 {
                     set(x - 1, d[x - 1] + (o.top[0] - o.bottom[0]) as i32);
