@@ -146,14 +146,14 @@ pub fn digit_powers(bar: Option<usize>) -> [isize; DIFFS] {
 /// The index of the differences `d` (each already clamped) in the table of `bar`
 /// ([`compute_split`]); the barrier's difference is not read.
 pub fn split_index(d: &[i32; DIFFS], bar: Option<usize>) -> usize {
-    let pow = digit_powers(bar);
-    let mut index = 0isize;
-    for j in 0..DIFFS {
+    // The digits of `digit_powers`, highest first (no powers table on the evaluation's path).
+    let mut index = 0usize;
+    for j in (0..DIFFS).rev() {
         if Some(j) != bar {
-            index += (d[j] + CLAMP) as isize * pow[j];
+            index = index * BASE + (d[j] + CLAMP) as usize;
         }
     }
-    index as usize
+    index
 }
 
 /// [`compute`] as the embedded bytes ([`QUANTA`]).
