@@ -58,7 +58,9 @@ pub fn value(index: usize) -> f32 {
 pub fn shortfall(heights: &[u32; 10], well: usize) -> f64 {
     let byte = match split_of(well) {
         None => TABLE[surface_index(heights, well)],
-        Some((table, _)) => SPLIT[table][split_surface_index(heights, well)],
+        Some((table, mirrored)) => {
+            SPLIT[table][split_surface_index(heights, well, table, mirrored)]
+        }
     };
     (HORIZON as f64 * QUANTA as f64 - byte as f64) / QUANTA as f64
 }
@@ -114,10 +116,10 @@ pub fn surface_index(heights: &[u32; 10], well: usize) -> usize {
     split_index(&diffs(&beside(heights, well)), None)
 }
 
-/// The index, in its split table, of the two segments beside a well in columns 1-8.
+/// The index, in split table `table`, of the two segments beside a well in columns 1-8
+/// (`table` and `mirrored` from [`split_of`]).
 #[inline]
-fn split_surface_index(heights: &[u32; 10], well: usize) -> usize {
-    let (table, mirrored) = split_of(well).expect("a well inside the playfield");
+fn split_surface_index(heights: &[u32; 10], well: usize, table: usize, mirrored: bool) -> usize {
     let mut cols = beside(heights, well);
     if mirrored {
         cols.reverse();
@@ -208,10 +210,10 @@ mod tests {
         assert_eq!((table, mirrored), (3, true));
         let split = compute_split(1, Some(table));
         assert_eq!(split.len(), SPLIT_SURFACES);
-        assert!((split[split_surface_index(&h, 5)] - 5.0 / 7.0).abs() < 1e-6);
+        assert!((split[split_surface_index(&h, 5, table, mirrored)] - 5.0 / 7.0).abs() < 1e-6);
         // A step inside a segment still takes them: S on 0-2 of the left, Z on the right.
         let steps = [4, 4, 5, 5, 5, 0, 6, 6, 5, 5];
-        assert!((split[split_surface_index(&steps, 5)] - 1.0).abs() < 1e-6);
+        assert!((split[split_surface_index(&steps, 5, table, mirrored)] - 1.0).abs() < 1e-6);
         assert_eq!(SPLIT[table].len(), SPLIT_SURFACES);
     }
 
