@@ -10,7 +10,7 @@ use crate::board::{Board, FULL, ROWS};
 use crate::search::{BoardBefore, IReachPaths};
 
 /// Every feature, by name, with what it measures. Names are the weights file's keys.
-pub const FEATURES: [(&str, &str); 34] = [
+pub const FEATURES: [(&str, &str); 35] = [
     ("lines_cleared", "lines cleared by the placed pieces"),
     (
         "lock_height",
@@ -112,6 +112,11 @@ pub const FEATURES: [(&str, &str); 34] = [
         "well_unreachable",
         "1 when a vertical I cannot reach the well column (well_column) at this level and tap \
          speed: the rows that wait for the well can no longer be cleared",
+    ),
+    (
+        "board_value",
+        "the board's value learned from self-play (the value table, fitted on the double \
+         killscreen's boards, well in column 5): the discounted points to come, in thousands",
     ),
 ];
 
@@ -1161,6 +1166,9 @@ impl Evaluator {
             }
         }
         f[21] = cols[well].count_ones() as f64;
+        if w.w[34] != 0.0 {
+            f[34] = crate::value::shipped().value(board, cols, &h, well) / 1000.0;
+        }
         if self.need_columns {
             let mask = (1u32 << ROWS) - 1;
             let (mut col_holes, mut holes, mut weighted_holes) = (0u32, 0u32, 0u32);

@@ -13,6 +13,7 @@ pub mod search;
 pub mod surface;
 pub mod surface_vi;
 pub mod tune;
+pub mod value;
 
 pub use board::{Board, BoardError};
 pub use eval::{Evaluator, MoveSummary, Weights, WeightsError};

@@ -293,25 +293,44 @@ pub struct Census {
     pub bands: [BandCounts; 4],
 }
 
-/// One board line: the board a piece spawned on.
-struct BoardLine {
-    game: u64,
-    piece: u32,
-    level: u8,
-    lines: u32,
-    current: u8,
-    next: u8,
-    rows: [u16; 20],
+/// A board a piece spawned on, read back from a boards file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedBoard {
+    /// The game's number.
+    pub game: u64,
+    /// The board's number in its game, from 1.
+    pub piece: u32,
+    /// The level at the spawn.
+    pub level: u8,
+    /// The lines at the spawn (in B-type games, the lines left).
+    pub lines: u32,
+    /// The score at the spawn (uncapped).
+    pub score: u64,
+    /// The spawned piece's letter.
+    pub current: u8,
+    /// The next piece's letter.
+    pub next: u8,
+    /// The playfield without the falling piece: 20 rows from the top, bit `x` for column `x`.
+    pub rows: [u16; 20],
+}
+
+/// How a recorded game ended: its end line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedEnd {
+    /// The game's number.
+    pub game: u64,
+    /// The lines when it stopped.
+    pub lines: u32,
+    /// The score when it stopped (uncapped).
+    pub score: u64,
+    /// Whether it topped out (not cleared or stopped at a limit).
+    pub topped_out: bool,
 }
 
 /// One parsed line.
 enum Line {
-    Board(BoardLine),
-    End {
-        game: u64,
-        lines: u32,
-        topped_out: bool,
-    },
+    Board(RecordedBoard),
+    End(RecordedEnd),
 }
 
 fn parse_line(text: &str) -> Result<Line, String> {
@@ -331,7 +350,7 @@ fn parse_line(text: &str) -> Result<Line, String> {
     let level = u8::try_from(level).map_err(|_| format!("level {level} is not 0..=255"))?;
     let lines = num(3, "lines")?;
     let lines = u32::try_from(lines).map_err(|_| format!("lines {lines} is too large"))?;
-    num(4, "score")?;
+    let score = num(4, "score")?;
     if f[1] == "end" {
         let topped_out = match f[5] {
             "topped_out" => true,
@@ -345,11 +364,12 @@ fn parse_line(text: &str) -> Result<Line, String> {
         if !f[6].is_empty() || !f[7].is_empty() {
             return Err("an end line has nothing after how the game ended".into());
         }
-        return Ok(Line::End {
+        return Ok(Line::End(RecordedEnd {
             game,
             lines,
+            score,
             topped_out,
-        });
+        }));
     }
     let piece = num(1, "piece")?;
     let piece = u32::try_from(piece)
@@ -381,36 +401,52 @@ fn parse_line(text: &str) -> Result<Line, String> {
         }
         *r = v;
     }
-    Ok(Line::Board(BoardLine {
+    Ok(Line::Board(RecordedBoard {
         game,
         piece,
         level,
         lines,
+        score,
         current,
         next,
         rows,
     }))
 }
 
-/// Reads a boards file (`file` names it in errors) and counts where its lines went, a stack
-/// counting as tall from `tall` rows. Every line is checked: the header, the fields, the
-/// boards, each game's pieces numbered from its first in order, each next piece the
-/// following board's current one, each game closed by its end line, and line counts that
-/// move one way by at most 4 a piece. Memory does not grow with the file.
-pub fn census<R: BufRead>(file: &str, mut reader: R, tall: u32) -> Result<Census, BoardsError> {
+/// The most boards one game of a boards file may hold (a game of 430 lines has about 1,100).
+pub const MAX_GAME_BOARDS: usize = 1 << 20;
+
+/// Reads a boards file (`file` names it in errors) game by game, handing each game's boards
+/// and its end line to `each` as the end line is read. Every line is checked: the header,
+/// the fields, the boards, each game's pieces numbered from its first in order, each next
+/// piece the following board's current one, each game closed by its end line, and line counts
+/// that move one way by at most 4 a piece. Memory grows only with the longest game (at most
+/// [`MAX_GAME_BOARDS`] boards). Returns the number of boards read.
+pub fn read_games<R: BufRead>(
+    file: &str,
+    mut reader: R,
+    mut each: impl FnMut(&[RecordedBoard], &RecordedEnd),
+) -> Result<u64, BoardsError> {
     let io = |source| BoardsError::Io {
         file: file.to_string(),
         source,
     };
-    let mut out = Census {
-        tall,
-        ..Census::default()
-    };
-    // The open game's last board.
-    let mut open: Option<BoardLine> = None;
+    // The open game's boards.
+    let mut open: Vec<RecordedBoard> = Vec::new();
     let mut finished: Option<u64> = None;
+    let mut boards = 0u64;
     let mut buf = Vec::new();
     let mut number = 0u64;
+    // The lines cleared by a game's last piece, from `from` to `lines`, checked.
+    let cleared = |from: u32, lines: u32| {
+        if lines.abs_diff(from) > 4 {
+            Err(format!(
+                "the line count moves from {from} to {lines}: more than one piece clears"
+            ))
+        } else {
+            Ok(())
+        }
+    };
     loop {
         buf.clear();
         let n = reader
@@ -441,32 +477,9 @@ pub fn census<R: BufRead>(file: &str, mut reader: R, tall: u32) -> Result<Census
             }
             continue;
         }
-        let line = parse_line(text).map_err(err)?;
-        // The lines cleared by the open game's last piece, up to `lines`, into its band.
-        let mut close = |open: &BoardLine, lines: u32| {
-            let cleared = lines.abs_diff(open.lines);
-            if cleared > 4 {
-                return Err(format!(
-                    "the line count moves from {} to {lines}: more than one piece clears",
-                    open.lines
-                ));
-            }
-            let band = BANDS
-                .iter()
-                .position(|&(_, lo, hi)| (lo..=hi).contains(&open.level))
-                .expect("the bands cover 0..=255");
-            let b = &mut out.bands[band];
-            b.pieces += 1;
-            if cleared == 4 {
-                b.tetris_lines += 4;
-            } else if cleared > 0 {
-                b.burned[BurnCause::of(&open.rows, tall) as usize] += cleared as u64;
-            }
-            Ok(())
-        };
-        match line {
+        match parse_line(text).map_err(err)? {
             Line::Board(board) => {
-                match &open {
+                match open.last() {
                     Some(last) if last.game != board.game => {
                         return Err(err(format!(
                             "game {} begins before game {}'s end line",
@@ -486,7 +499,13 @@ pub fn census<R: BufRead>(file: &str, mut reader: R, tall: u32) -> Result<Census
                                 board.current as char, last.next as char
                             )));
                         }
-                        close(last, board.lines).map_err(err)?;
+                        cleared(last.lines, board.lines).map_err(err)?;
+                        if open.len() >= MAX_GAME_BOARDS {
+                            return Err(err(format!(
+                                "game {} has more than {MAX_GAME_BOARDS} boards",
+                                board.game
+                            )));
+                        }
                     }
                     None => {
                         if finished == Some(board.game) {
@@ -497,31 +516,29 @@ pub fn census<R: BufRead>(file: &str, mut reader: R, tall: u32) -> Result<Census
                         }
                     }
                 }
-                out.boards += 1;
-                open = Some(board);
+                boards += 1;
+                open.push(board);
             }
-            Line::End {
-                game,
-                lines,
-                topped_out,
-            } => {
-                match open.take() {
-                    Some(last) if last.game == game => close(&last, lines).map_err(err)?,
+            Line::End(end) => {
+                match open.last() {
+                    Some(last) if last.game == end.game => {
+                        cleared(last.lines, end.lines).map_err(err)?
+                    }
                     Some(last) => {
                         return Err(err(format!(
-                            "game {game}'s end line comes in game {}",
-                            last.game
+                            "game {}'s end line comes in game {}",
+                            end.game, last.game
                         )))
                     }
                     // A game with no boards: one `--continue` found already over.
-                    None if finished == Some(game) => {
-                        return Err(err(format!("game {game} has two end lines")))
+                    None if finished == Some(end.game) => {
+                        return Err(err(format!("game {} has two end lines", end.game)))
                     }
                     None => {}
                 }
-                out.games += 1;
-                out.topped_out += topped_out as u64;
-                finished = Some(game);
+                each(&open, &end);
+                open.clear();
+                finished = Some(end.game);
             }
         }
     }
@@ -532,12 +549,84 @@ pub fn census<R: BufRead>(file: &str, mut reader: R, tall: u32) -> Result<Census
             what: "the file is empty: no header".into(),
         });
     }
-    if let Some(last) = open {
+    if let Some(last) = open.last() {
         return Err(BoardsError::Truncated {
             file: file.to_string(),
             game: last.game,
         });
     }
+    Ok(boards)
+}
+
+/// Reads a boards file (`file` names it in errors) and counts where its lines went, a stack
+/// counting as tall from `tall` rows. Every line is checked, as [`read_games`] checks them.
+pub fn census<R: BufRead>(file: &str, reader: R, tall: u32) -> Result<Census, BoardsError> {
+    let mut out = Census {
+        tall,
+        ..Census::default()
+    };
+    out.boards = read_games(file, reader, |boards, end| {
+        let after = boards.iter().skip(1).map(|b| b.lines).chain([end.lines]);
+        for (b, lines) in boards.iter().zip(after) {
+            let band = BANDS
+                .iter()
+                .position(|&(_, lo, hi)| (lo..=hi).contains(&b.level))
+                .expect("the bands cover 0..=255");
+            let c = &mut out.bands[band];
+            c.pieces += 1;
+            match lines.abs_diff(b.lines) {
+                0 => {}
+                4 => c.tetris_lines += 4,
+                n => c.burned[BurnCause::of(&b.rows, tall) as usize] += n as u64,
+            }
+        }
+        out.games += 1;
+        out.topped_out += end.topped_out as u64;
+    })?;
+    Ok(out)
+}
+
+/// Which boards of a boards file a value table is fitted on ([`value_samples`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SampleFilter {
+    /// Boards from this level on.
+    pub min_level: u8,
+    /// Boards at most this many lines into their game (later boards' returns are cut short
+    /// by the line cap that stopped the game).
+    pub max_lines: u32,
+    /// The discount a piece of the points to come.
+    pub gamma: f64,
+    /// The well's column (the table's ready rows are read beside it).
+    pub well: usize,
+}
+
+/// The boards of a boards file that `filter` keeps, each with the discounted points its game
+/// scored from it on ([`nestris_ai::value::returns`]): the samples a value table is fitted
+/// to. Every line is checked, as [`read_games`] checks them.
+pub fn value_samples<R: BufRead>(
+    file: &str,
+    reader: R,
+    filter: &SampleFilter,
+) -> Result<Vec<nestris_ai::value::Sample>, BoardsError> {
+    let mut out = Vec::new();
+    read_games(file, reader, |boards, end| {
+        let scores: Vec<u64> = boards.iter().map(|b| b.score).chain([end.score]).collect();
+        let returns = nestris_ai::value::returns(&scores, filter.gamma);
+        for (b, target) in boards.iter().zip(returns) {
+            if b.level < filter.min_level || b.lines > filter.max_lines {
+                continue;
+            }
+            let mut board = nestris_ai::Board::new();
+            board.rows[2..].copy_from_slice(&b.rows);
+            let entries =
+                nestris_ai::value::entries(&board, &board.columns(), &board.heights(), filter.well);
+            out.push(nestris_ai::value::Sample {
+                game: b.game,
+                entries,
+                target,
+            });
+        }
+    })?;
     Ok(out)
 }
 
@@ -670,6 +759,41 @@ mod tests {
             }
         }
         rows
+    }
+
+    #[test]
+    fn value_samples_are_the_kept_boards_with_their_discounted_points() {
+        let empty = "0".repeat(60);
+        let ready = format!("{}{}", "0".repeat(48), "3df".repeat(4));
+        let text = format!(
+            "{HEADER}\n\
+             0,1,38,0,0,T,I,{empty}\n\
+             0,2,39,1,1600,I,L,{ready}\n\
+             0,3,39,5,49600,L,O,{empty}\n\
+             0,end,39,5,49600,topped_out,,\n\
+             1,end,39,0,0,stopped,,\n"
+        );
+        let filter = SampleFilter {
+            min_level: 39,
+            max_lines: 4,
+            gamma: 0.5,
+            well: 5,
+        };
+        let s = value_samples("v", text.as_bytes(), &filter).unwrap();
+        // Board 1 is below level 39 and board 3 beyond 4 lines; board 2 is worth its Tetris.
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].target, 48000.0);
+        let e = &s[0].entries;
+        assert_eq!(
+            e[nestris_ai::value::WINDOWS + 1],
+            e[nestris_ai::value::WINDOWS + 2] - 8 + 4
+        );
+        // The same checks as the census: a cut file is refused.
+        let cut: String = text.lines().take(3).map(|l| format!("{l}\n")).collect();
+        assert!(matches!(
+            value_samples("v", cut.as_bytes(), &filter),
+            Err(BoardsError::Truncated { game: 0, .. })
+        ));
     }
 
     #[test]

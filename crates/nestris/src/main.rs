@@ -5,6 +5,7 @@ mod bench;
 mod best;
 mod census;
 mod compare;
+mod fit_value;
 mod gaps;
 mod options;
 mod play;
@@ -66,6 +67,9 @@ enum Command {
     /// Where the lines of recorded games went (`bench --record-boards` files): Tetrises, and
     /// burns by the board they were made from, per level band.
     Census(census::CensusArgs),
+    /// Fit a board-value table (the `board_value` feature) to recorded games (`bench
+    /// --record-boards` files): the discounted points each board's game scored from it on.
+    FitValue(fit_value::FitValueArgs),
 }
 
 /// `watch` with its default options (what `nestris` alone runs in a terminal).
@@ -89,6 +93,7 @@ fn main() -> ExitCode {
         Some(Command::Sequence(args)) => sequence::run(&args),
         Some(Command::Compare(args)) => compare::run(&args),
         Some(Command::Census(args)) => census::run(&args),
+        Some(Command::FitValue(args)) => fit_value::run(&args),
         None if std::io::IsTerminal::is_terminal(&std::io::stdout()) => {
             // No subcommand in a terminal: watch the AI with the default options.
             use clap::Parser as _;

@@ -621,6 +621,56 @@ fn record_boards_writes_every_spawn_and_refuses_what_it_cannot_record() {
         assert!(err.contains(expect), "{all:?}: {err}");
         no_panic(&err);
     }
+    // A value table fitted to them: one sample a board, the table written with its command.
+    let table = dir.join("value.txt");
+    let (code, out, err) = nestris(&[
+        "fit-value",
+        boards.to_str().unwrap(),
+        "--min-level",
+        "0",
+        "--max-lines",
+        "999",
+        "--out",
+        table.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with(&format!("samples {pieces} ")), "{out}");
+    let written = std::fs::read_to_string(&table).expect("value table");
+    assert!(written.starts_with("# nestris value table"), "{written}");
+    assert_eq!(
+        written.lines().filter(|l| !l.starts_with('#')).count(),
+        4193
+    );
+    for (args, expect) in [
+        (
+            vec!["/nonexistent/b.csv"],
+            "fit-value: cannot read /nonexistent/b.csv",
+        ),
+        (
+            vec![bad.to_str().unwrap()],
+            "piece \"Q\" is not one of TJZOSLI",
+        ),
+        (
+            vec![boards.to_str().unwrap()],
+            "no board of the files is at level 39+",
+        ),
+        (
+            vec![boards.to_str().unwrap(), "--gamma", "1.5"],
+            "--gamma 1.5 is not between 0 and 1",
+        ),
+        (
+            vec![boards.to_str().unwrap(), "--ridge", "0"],
+            "--ridge 0 is not a number",
+        ),
+        (vec![boards.to_str().unwrap(), "--well", "10"], "--well"),
+    ] {
+        let mut all = vec!["fit-value", "--out", "/nonexistent/dir/t.txt"];
+        all.extend(args);
+        let (code, out, err) = nestris(&all);
+        assert_eq!(code, 2, "{all:?}: {out}{err}");
+        assert!(err.contains(expect), "{all:?}: {err}");
+        no_panic(&err);
+    }
     for (args, expect) in [
         (
             vec!["--record-boards", "/nonexistent/dir/b.csv"],
