@@ -1701,6 +1701,38 @@ mod tests {
         assert_eq!(at(&w, 39, true), 6.0);
     }
 
+    /// `board_value`: the shipped value table's value of the board beside the table's well, in
+    /// thousands of points; a board the table rates higher costs less at a negative weight.
+    #[test]
+    fn board_value_reads_the_shipped_table_beside_the_well() {
+        let mut w = Weights::zero("value");
+        w.w[idx("board_value")] = 1.0;
+        w.well_column = 5;
+        let cost = |w: &Weights, rows: &[&str]| {
+            Evaluator::new(w.clone()).cost(&Board::from_rows_bottom(rows), &MoveSummary::default())
+        };
+        let value = |rows: &[&str], well: usize| {
+            let b = Board::from_rows_bottom(rows);
+            crate::value::shipped().value(&b, &b.columns(), &b.heights(), well) / 1000.0
+        };
+        let ready = ["#####.####"; 4];
+        let spire = [
+            "#.........",
+            "#.........",
+            "#.........",
+            "#.........",
+            "#####.####",
+        ];
+        for rows in [&ready[..], &spire[..], &[][..]] {
+            assert!((cost(&w, rows) - value(rows, 5)).abs() < 1e-9);
+        }
+        // The table tells these boards apart, and the well column is the table's.
+        assert_ne!(value(&ready, 5), value(&spire, 5));
+        w.well_column = 9;
+        assert!((cost(&w, &ready) - value(&ready, 9)).abs() < 1e-9);
+        assert_ne!(value(&ready, 9), value(&ready, 5));
+    }
+
     /// `well_unreachable`: a well column out of the vertical I's reach, open or covered. At
     /// the killscreen (one row a frame, 30 Hz) the rightmost column drops out of reach beside a
     /// 13-row stack.

@@ -10,8 +10,8 @@
 //! dies. The value is fitted to what followed each board in self-play: the discounted points
 //! the game scored from that board on (a top-out scores nothing more). Added to the
 //! evaluation as one more feature (`board_value`, in thousands of points), it tells the
-//! search what the shape is worth at this speed; alone, it plays badly (boards the games
-//! never reached have no data).
+//! search what the shape is worth at this speed. It is fitted on the boards the games
+//! reached, so it knows nothing of boards they never reached.
 //!
 //! # The table
 //!

@@ -591,6 +591,8 @@ pub fn census<R: BufRead>(file: &str, reader: R, tall: u32) -> Result<Census, Bo
 pub struct SampleFilter {
     /// Boards from this level on.
     pub min_level: u8,
+    /// Boards up to this level.
+    pub max_level: u8,
     /// Boards at most this many lines into their game (later boards' returns are cut short
     /// by the line cap that stopped the game).
     pub max_lines: u32,
@@ -613,7 +615,9 @@ pub fn value_samples<R: BufRead>(
         let scores: Vec<u64> = boards.iter().map(|b| b.score).chain([end.score]).collect();
         let returns = nestris_ai::value::returns(&scores, filter.gamma);
         for (b, target) in boards.iter().zip(returns) {
-            if b.level < filter.min_level || b.lines > filter.max_lines {
+            if !(filter.min_level..=filter.max_level).contains(&b.level)
+                || b.lines > filter.max_lines
+            {
                 continue;
             }
             let mut board = nestris_ai::Board::new();
@@ -775,6 +779,7 @@ mod tests {
         );
         let filter = SampleFilter {
             min_level: 39,
+            max_level: 255,
             max_lines: 4,
             gamma: 0.5,
             well: 5,

@@ -663,6 +663,16 @@ fn record_boards_writes_every_spawn_and_refuses_what_it_cannot_record() {
             "--ridge 0 is not a number",
         ),
         (vec![boards.to_str().unwrap(), "--well", "10"], "--well"),
+        (
+            vec![
+                boards.to_str().unwrap(),
+                "--min-level",
+                "30",
+                "--max-level",
+                "29",
+            ],
+            "--max-level 29 is below --min-level 30",
+        ),
     ] {
         let mut all = vec!["fit-value", "--out", "/nonexistent/dir/t.txt"];
         all.extend(args);
