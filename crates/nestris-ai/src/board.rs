@@ -239,6 +239,17 @@ impl Board {
         0
     }
 
+    /// The Tetris-ready rows beside the well in column `well` whose height is `well_height`:
+    /// the rows full but for the well, counted from the well's bottom (its lowest empty cell
+    /// above its top block) up, while they last.
+    pub fn ready_rows(&self, well: usize, well_height: u32) -> usize {
+        let ready_row = FULL & !(1u16 << well);
+        (0..ROWS.saturating_sub(well_height as usize))
+            .rev()
+            .take_while(|&i| self.rows[i] == ready_row)
+            .count()
+    }
+
     /// All column heights.
     pub fn heights(&self) -> [u32; 10] {
         let mut h = [0u32; 10];

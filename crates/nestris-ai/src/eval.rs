@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 
-use crate::board::{Board, FULL, ROWS};
+use crate::board::{Board, ROWS};
 use crate::search::{BoardBefore, IReachPaths};
 
 /// Every feature, by name, with what it measures. Names are the weights file's keys.
@@ -1104,14 +1104,7 @@ impl Evaluator {
         f[19] = bump_sq as f64;
         f[20] = (lower_neighbour(&h, well).saturating_sub(h[well])).min(4) as f64;
         if self.need_ready || w.w[32] != 0.0 {
-            // Ready rows: from the well's bottom (its lowest empty cell above its top block)
-            // up.
-            let ready_row = FULL & !(1u16 << well);
-            let ready = (0..ROWS.saturating_sub(h[well] as usize))
-                .rev()
-                .take_while(|&i| board.rows[i] == ready_row)
-                .count();
-            f[32] = ready.saturating_sub(4) as f64;
+            f[32] = board.ready_rows(well, h[well]).saturating_sub(4) as f64;
         }
         let mut danger = 0.0;
         for &hx in &h {

@@ -30,7 +30,7 @@
 
 use std::sync::OnceLock;
 
-use crate::board::{Board, FULL, ROWS};
+use crate::board::{Board, ROWS};
 
 /// Runs of three neighbouring columns.
 pub const WINDOWS: usize = 8;
@@ -68,11 +68,7 @@ pub fn entries(board: &Board, cols: &[u32; 10], heights: &[u32; 10], well: usize
     e[WINDOWS] = (HOLES_AT
         + holes.min(HOLES_CAP) as usize * (TALL_CAP as usize + 1)
         + tallest.min(TALL_CAP) as usize) as u16;
-    let ready_row = FULL & !(1u16 << well);
-    let ready = (0..ROWS.saturating_sub(heights[well] as usize))
-        .rev()
-        .take_while(|&i| board.rows[i] == ready_row)
-        .count();
+    let ready = board.ready_rows(well, heights[well]);
     e[WINDOWS + 1] = (READY_AT + ready.min(READY_CAP)) as u16;
     e[WINDOWS + 2] = BIAS_AT as u16;
     e
