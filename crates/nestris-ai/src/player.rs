@@ -178,6 +178,16 @@ pub struct AiConfig {
     pub rollout_death: f64,
     /// Playouts are used for blind decisions from this level on.
     pub rollout_from_level: u8,
+    /// The playouts' own piece choices weigh burned lines (`burns`) this many times the
+    /// evaluation's weight; a playout is still valued with the evaluation's. 1 = the same
+    /// policy as the evaluation's (the default). Above 1 the playouts keep a Tetris-ready
+    /// stack where the evaluation would burn it.
+    pub rollout_burns: f64,
+    /// After the playouts, this many of the best locks by their playouts' value play as many
+    /// sequences again (new ones, the same for each of them), and the choice is made among
+    /// them on all their sequences: less noise where the choice is close, for a fraction of
+    /// the cost of more sequences for every lock. 0 = off (the default).
+    pub rollout_refine: usize,
     /// The line count at which the game will be stopped, when the player is told (a
     /// departure: the field's format stops at 430 lines): the weights' `[endgame]` table
     /// plays the last lines before it. `None`: the game goes on until it tops out.
@@ -204,6 +214,8 @@ impl Default for AiConfig {
             rollout_depth: 6,
             rollout_death: 100_000.0,
             rollout_from_level: 29,
+            rollout_burns: 1.0,
+            rollout_refine: 0,
             line_cap: None,
         }
     }
@@ -224,7 +236,19 @@ impl AiConfig {
     /// reach is measured at that gravity. The killscreen table measures it at level 29's
     /// gravity at least, as it plays the last lines of level 28 with `ready_lines`.
     pub fn phase_evaluator(&self, phase: usize) -> Evaluator {
-        let e = Evaluator::new(self.weights.phases()[phase].clone()).with_input(self.input.clone());
+        self.evaluator_of(self.weights.phases()[phase].clone(), phase)
+    }
+
+    /// The evaluator of the playouts' piece choices in phase `phase`: the phase's weights
+    /// with `burns` times [`AiConfig::rollout_burns`].
+    pub fn rollout_evaluator(&self, phase: usize) -> Evaluator {
+        let w = self.weights.phases()[phase].clone();
+        let burns = w.get("burns") * self.rollout_burns;
+        self.evaluator_of(w.with("burns", burns), phase)
+    }
+
+    fn evaluator_of(&self, weights: Weights, phase: usize) -> Evaluator {
+        let e = Evaluator::new(weights).with_input(self.input.clone());
         let ready_from = self
             .weights
             .double_killscreen
@@ -320,6 +344,9 @@ pub struct Ai {
     cfg: AiConfig,
     /// One evaluator per phase of the weights ([`Weights::phases`]).
     evals: [Evaluator; 6],
+    /// The playouts' piece choices, per phase: `evals` with burns weighed
+    /// [`AiConfig::rollout_burns`] times.
+    rollout_evals: [Evaluator; 6],
     /// Which of `evals` is in force ([`Weights::phase`]).
     eval_ks: usize,
     piece_id: Option<u8>,
@@ -378,6 +405,7 @@ impl Ai {
     pub fn new(cfg: AiConfig) -> Ai {
         Ai {
             evals: std::array::from_fn(|i| cfg.phase_evaluator(i)),
+            rollout_evals: std::array::from_fn(|i| cfg.rollout_evaluator(i)),
             eval_ks: 0,
             cfg,
             piece_id: None,
@@ -475,6 +503,11 @@ impl Ai {
 
     fn eval(&self) -> &Evaluator {
         &self.evals[self.eval_ks]
+    }
+
+    /// The evaluator of the playouts' piece choices ([`AiConfig::rollout_burns`]).
+    fn rollout_eval(&self) -> &Evaluator {
+        &self.rollout_evals[self.eval_ks]
     }
 
     fn timing(game: &Game) -> Timing {
@@ -886,6 +919,7 @@ impl Ai {
             .collect();
         let shared = shared_prefixes(&seqs, self.cfg.rollouts);
         let (mut walks, mut values) = (Vec::new(), Vec::new());
+        let mut played = Vec::new();
         for &(c2, li) in ranked.iter().take(self.cfg.rollout_locks) {
             if c2 >= TOP_OUT {
                 break;
@@ -898,6 +932,38 @@ impl Ai {
                     sum += values[n * self.cfg.rollouts + s];
                 }
                 out[li][n] = own + sum / self.cfg.rollouts as f64;
+            }
+            played.push(li);
+        }
+        if self.cfg.rollout_refine > 0 && played.len() > self.cfg.rollout_refine {
+            // The best `rollout_refine` by their playouts play new sequences too (common to
+            // them); the others are left out of the choice.
+            let p = next_piece_probabilities(current);
+            let mut best: Vec<(f64, usize)> = played
+                .iter()
+                .map(|&li| (expected(&out[li], &p), li))
+                .collect();
+            best.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let seqs: Vec<Vec<PieceKind>> = PieceKind::ALL
+                .into_iter()
+                .flat_map(|n| self.sequences(n, &mut rng))
+                .collect();
+            let shared = shared_prefixes(&seqs, self.cfg.rollouts);
+            for (rank, &(_, li)) in best.iter().enumerate() {
+                if rank >= self.cfg.rollout_refine {
+                    out[li] = [TOP_OUT * 2.0; 7];
+                    continue;
+                }
+                let own = self.eval().move_cost(&after[li].m);
+                self.playouts(&after[li], &seqs, &shared, &mut walks, &mut values);
+                for n in 0..7 {
+                    let mut sum = 0.0;
+                    for s in 0..self.cfg.rollouts {
+                        sum += values[n * self.cfg.rollouts + s];
+                    }
+                    // The mean of both halves: (first - own) and sum / rollouts equally.
+                    out[li][n] = (out[li][n] + own + sum / self.cfg.rollouts as f64) / 2.0;
+                }
             }
         }
         out
@@ -953,7 +1019,7 @@ impl Ai {
         if !cur.board.fits(n.spawn() as u8, 5, 0) {
             return Walk::Dead(total + self.cfg.rollout_death);
         }
-        let Some((_, (o, x, y))) = self.best_placement(&cur, n, 0) else {
+        let Some((_, (o, x, y))) = self.best_placement_by(&cur, n, 0, true) else {
             return Walk::Dead(total + self.cfg.rollout_death);
         };
         let b = cur.place(o, x, y, 0, self.b_type);
@@ -1062,6 +1128,18 @@ impl Ai {
         next: PieceKind,
         slot: usize,
     ) -> Option<(f64, (u8, i8, i8))> {
+        self.best_placement_by(a, next, slot, false)
+    }
+
+    /// [`Ai::best_placement`], chosen by the playouts' evaluator ([`Ai::rollout_eval`]) when
+    /// `playout` is set (the cost returned is then that evaluator's).
+    fn best_placement_by(
+        &mut self,
+        a: &After,
+        next: PieceKind,
+        slot: usize,
+        playout: bool,
+    ) -> Option<(f64, (u8, i8, i8))> {
         let cols = a.board.columns();
         let out = self.quick_placements_after(a, &cols, next);
         let mut before = BoardBefore::new(&a.board, &cols);
@@ -1073,7 +1151,11 @@ impl Ai {
             feats.push(self.placed_features(&mut before, &cols, &b, (o, x, y), slot));
         }
         let mut costs = std::mem::take(&mut self.cost_scratch);
-        self.eval().weighted_sums(&feats, &mut costs);
+        if playout {
+            self.rollout_eval().weighted_sums(&feats, &mut costs);
+        } else {
+            self.eval().weighted_sums(&feats, &mut costs);
+        }
         let mut best: Option<(f64, (u8, i8, i8))> = None;
         for (&c, &p) in costs.iter().zip(&out) {
             if best.is_none_or(|(bc, _)| c < bc) {
@@ -1241,6 +1323,94 @@ fn simulate(root: &Root, plan: &[u8]) -> Vec<(i8, u8, i8)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `rollout_refine` plays the best locks of the playouts again and chooses among them:
+    /// under the double killscreen, with 3, exactly the 3 best locks by the first playouts
+    /// keep a value, each the mean of its first playouts and new ones.
+    #[test]
+    fn rollout_refine_chooses_among_the_best_locks_played_again() {
+        let values = |refine: usize| {
+            let mut ai = Ai::new(AiConfig {
+                rollout_refine: refine,
+                ..AiConfig::default()
+            });
+            ai.double_killscreen = true;
+            ai.eval_ks = ai.cfg.weights.phase(39, 330, true, false);
+            let now = After {
+                board: Board::from_rows_bottom(&["...##.....", "#.####.###", "#####.####"]),
+                m: MoveSummary {
+                    double_killscreen: true,
+                    ..MoveSummary::default()
+                },
+                lines: 0x0330,
+                level: 39,
+            };
+            ai.root.board = now.board;
+            let cols = now.board.columns();
+            let locks = ai.quick_placements_after(&now, &cols, PieceKind::T);
+            let after: Vec<After> = locks
+                .iter()
+                .map(|&(o, x, y)| now.place(o, x, y, 0, false))
+                .collect();
+            let v2: Vec<[f64; 7]> = after
+                .iter()
+                .map(|a| PieceKind::ALL.map(|n| ai.best_follow_up(a, n, 1)))
+                .collect();
+            ai.rollout_values(&v2, &after, PieceKind::T)
+        };
+        let (once, refined) = (values(0), values(3));
+        let p = next_piece_probabilities(PieceKind::T);
+        let played: Vec<usize> = (0..once.len())
+            .filter(|&li| once[li][0] < TOP_OUT)
+            .collect();
+        assert_eq!(played.len(), 8, "the default's 8 locks are played");
+        let mut best: Vec<(f64, usize)> = played
+            .iter()
+            .map(|&li| (expected(&once[li], &p), li))
+            .collect();
+        best.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let kept: Vec<usize> = (0..refined.len())
+            .filter(|&li| refined[li][0] < TOP_OUT)
+            .collect();
+        let mut top3: Vec<usize> = best[..3].iter().map(|&(_, li)| li).collect();
+        top3.sort_unstable();
+        assert_eq!(kept, top3);
+        assert!(
+            kept.iter().any(|&li| refined[li] != once[li]),
+            "new sequences were played"
+        );
+    }
+
+    /// `rollout_burns` changes the playouts' piece choices and nothing else: at 1 the
+    /// playout evaluator is the evaluation's; weighed 50 times, a playout under the double
+    /// killscreen keeps the middle well open where the evaluation's choice burns a line.
+    #[test]
+    fn rollout_burns_weigh_the_playouts_choices() {
+        let playout_clears = |k: f64| {
+            let mut ai = Ai::new(AiConfig {
+                rollout_burns: k,
+                ..AiConfig::default()
+            });
+            ai.double_killscreen = true;
+            ai.eval_ks = ai.cfg.weights.phase(39, 330, true, false);
+            assert_eq!(
+                ai.rollout_evals[ai.eval_ks].weights.get("burns"),
+                k * ai.evals[ai.eval_ks].weights.get("burns")
+            );
+            let a = After {
+                board: Board::from_rows_bottom(&["#####.####", "####..####"]),
+                m: MoveSummary::default(),
+                lines: 0x0330,
+                level: 39,
+            };
+            match ai.playout_step(a, 0.0, PieceKind::J) {
+                Walk::Alive(b, _) => b.m.clears[0],
+                Walk::Dead(_) => panic!("the J has locks"),
+            }
+        };
+        assert!(playout_clears(1.0) > 0, "the evaluation burns here");
+        assert_eq!(playout_clears(50.0), 0, "the playout keeps the well");
+    }
 
     /// Playouts that start from a shared beginning are worth what each played alone is worth,
     /// to the bit, on boards from empty to nearly topped out (where playouts die).

@@ -413,6 +413,15 @@ pub struct AiOptions {
     /// 200 of them, by phase): the price of risk in the blind decisions (1..=1e9).
     #[arg(long, default_value_t = AiConfig::default().rollout_death)]
     pub rollout_death: f64,
+    /// The playouts' own piece choices weigh burned lines this many times the evaluation's
+    /// `burns` weight (a playout is still valued with the evaluation's): 1 plays the
+    /// evaluation's policy in the playouts (0..=100).
+    #[arg(long, default_value_t = AiConfig::default().rollout_burns)]
+    pub rollout_burns: f64,
+    /// After the playouts, this many of the best locks play as many sequences again, and the
+    /// choice is made among them on all their sequences (0 = off; 0..=64).
+    #[arg(long, default_value_t = AiConfig::default().rollout_refine)]
+    pub rollout_refine: usize,
     /// The line cap the AI plays for: its weights' `[endgame]` table plays the last lines
     /// before it (a departure, as the cap is). By default the game's `--line-cap` where the
     /// command has one (`bench`, `tune`), except in a `bench` run that saves its games at the
@@ -442,6 +451,7 @@ impl AiOptions {
             ("--rollout-locks", self.rollout_locks),
             ("--rollouts", self.rollouts),
             ("--rollout-depth", self.rollout_depth),
+            ("--rollout-refine", self.rollout_refine),
         ] {
             if v > 64 {
                 bail!("{name} {v} is out of range (0..=64)");
@@ -457,6 +467,12 @@ impl AiOptions {
             bail!(
                 "--rollout-death {} is out of range (1..=1e9, in the evaluation's units)",
                 self.rollout_death
+            );
+        }
+        if !(0.0..=100.0).contains(&self.rollout_burns) {
+            bail!(
+                "--rollout-burns {} is out of range (0..=100, a multiple of the evaluation's burns weight)",
+                self.rollout_burns
             );
         }
         if self.rollout_depth == 0 {
@@ -478,6 +494,8 @@ impl AiOptions {
             rollout_depth: self.rollout_depth,
             rollout_from_level: self.rollout_from_level,
             rollout_death: self.rollout_death,
+            rollout_burns: self.rollout_burns,
+            rollout_refine: self.rollout_refine,
             line_cap: self.ai_line_cap.filter(|&c| c > 0),
             ..AiConfig::default()
         };
@@ -544,6 +562,15 @@ impl AiOptions {
             );
             if self.rollout_death != AiConfig::default().rollout_death {
                 s.push_str(&format!(", a top-out costs {}", self.rollout_death));
+            }
+            if self.rollout_refine > 0 {
+                s.push_str(&format!(", the best {} played again", self.rollout_refine));
+            }
+            if self.rollout_burns != AiConfig::default().rollout_burns {
+                s.push_str(&format!(
+                    ", burns weighed x{} in their choices",
+                    self.rollout_burns
+                ));
             }
             s
         }

@@ -362,6 +362,18 @@ fn options_are_checked_alike() {
             ["--rollout-death", "1e10"],
             "--rollout-death 10000000000 is out of range",
         ),
+        (
+            ["--rollout-refine", "65"],
+            "--rollout-refine 65 is out of range",
+        ),
+        (
+            ["--rollout-burns", "-1"],
+            "--rollout-burns -1 is out of range",
+        ),
+        (
+            ["--rollout-burns", "NaN"],
+            "--rollout-burns NaN is out of range",
+        ),
     ] {
         let (code, _, err) = nestris(&["bench", "--games", "1", args[0], args[1]]);
         assert_eq!(code, 2, "{err}");
