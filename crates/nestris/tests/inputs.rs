@@ -367,8 +367,8 @@ fn options_are_checked_alike() {
             "--rollout-refine 65 is out of range",
         ),
         (
-            ["--rollout-burns", "-1"],
-            "--rollout-burns -1 is out of range",
+            ["--rollout-burns", "101"],
+            "--rollout-burns 101 is out of range",
         ),
         (
             ["--rollout-burns", "NaN"],
