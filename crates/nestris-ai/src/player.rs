@@ -925,14 +925,8 @@ impl Ai {
                 break;
             }
             let own = self.eval().move_cost(&after[li].m);
-            self.playouts(&after[li], &seqs, &shared, &mut walks, &mut values);
-            for n in 0..7 {
-                let mut sum = 0.0;
-                for s in 0..self.cfg.rollouts {
-                    sum += values[n * self.cfg.rollouts + s];
-                }
-                out[li][n] = own + sum / self.cfg.rollouts as f64;
-            }
+            let means = self.playout_means(&after[li], &seqs, &shared, &mut walks, &mut values);
+            out[li] = means.map(|m| own + m);
             played.push(li);
         }
         if self.cfg.rollout_refine > 0 && played.len() > self.cfg.rollout_refine {
@@ -955,18 +949,29 @@ impl Ai {
                     continue;
                 }
                 let own = self.eval().move_cost(&after[li].m);
-                self.playouts(&after[li], &seqs, &shared, &mut walks, &mut values);
+                let means = self.playout_means(&after[li], &seqs, &shared, &mut walks, &mut values);
                 for n in 0..7 {
-                    let mut sum = 0.0;
-                    for s in 0..self.cfg.rollouts {
-                        sum += values[n * self.cfg.rollouts + s];
-                    }
-                    // The mean of both halves: (first - own) and sum / rollouts equally.
-                    out[li][n] = (out[li][n] + own + sum / self.cfg.rollouts as f64) / 2.0;
+                    // Both halves weigh the same.
+                    out[li][n] = (out[li][n] + own + means[n]) / 2.0;
                 }
             }
         }
         out
+    }
+
+    /// The mean value of the playouts of `seqs` from `a` ([`Ai::playouts`]) for each next
+    /// piece: `seqs` holds [`AiConfig::rollouts`] sequences for each of the seven in turn.
+    fn playout_means(
+        &mut self,
+        a: &After,
+        seqs: &[Vec<PieceKind>],
+        shared: &[(usize, usize)],
+        walks: &mut Vec<Walk>,
+        values: &mut Vec<f64>,
+    ) -> [f64; 7] {
+        self.playouts(a, seqs, shared, walks, values);
+        let r = self.cfg.rollouts;
+        std::array::from_fn(|n| values[n * r..(n + 1) * r].iter().sum::<f64>() / r as f64)
     }
 
     /// The value of every playout of `seqs` from `a` ([`Ai::playout`]) into `values`, playing
@@ -1324,18 +1329,24 @@ fn simulate(root: &Root, plan: &[u8]) -> Vec<(i8, u8, i8)> {
 mod tests {
     use super::*;
 
+    /// A player at level 39 under the double killscreen, 330 lines in.
+    fn at_level_39(cfg: AiConfig) -> Ai {
+        let mut ai = Ai::new(cfg);
+        ai.double_killscreen = true;
+        ai.eval_ks = ai.cfg.weights.phase(39, 330, true, false);
+        ai
+    }
+
     /// `rollout_refine` plays the best locks of the playouts again and chooses among them:
     /// under the double killscreen, with 3, exactly the 3 best locks by the first playouts
     /// keep a value, each the mean of its first playouts and new ones.
     #[test]
     fn rollout_refine_chooses_among_the_best_locks_played_again() {
         let values = |refine: usize| {
-            let mut ai = Ai::new(AiConfig {
+            let mut ai = at_level_39(AiConfig {
                 rollout_refine: refine,
                 ..AiConfig::default()
             });
-            ai.double_killscreen = true;
-            ai.eval_ks = ai.cfg.weights.phase(39, 330, true, false);
             let now = After {
                 board: Board::from_rows_bottom(&["...##.....", "#.####.###", "#####.####"]),
                 m: MoveSummary {
@@ -1387,12 +1398,10 @@ mod tests {
     #[test]
     fn rollout_burns_weigh_the_playouts_choices() {
         let playout_clears = |k: f64| {
-            let mut ai = Ai::new(AiConfig {
+            let mut ai = at_level_39(AiConfig {
                 rollout_burns: k,
                 ..AiConfig::default()
             });
-            ai.double_killscreen = true;
-            ai.eval_ks = ai.cfg.weights.phase(39, 330, true, false);
             assert_eq!(
                 ai.rollout_evals[ai.eval_ks].weights.get("burns"),
                 k * ai.evals[ai.eval_ks].weights.get("burns")
