@@ -913,11 +913,7 @@ impl Ai {
         // Common random numbers: every lock plays the same sequences, drawn from a generator
         // seeded by the position (the same games on any machine).
         let mut rng = SplitMix64(position_seed(&self.root.board, current, first.lines));
-        let seqs: Vec<Vec<PieceKind>> = PieceKind::ALL
-            .into_iter()
-            .flat_map(|n| self.sequences(n, &mut rng))
-            .collect();
-        let shared = shared_prefixes(&seqs, self.cfg.rollouts);
+        let (seqs, shared) = self.sequence_set(&mut rng);
         let (mut walks, mut values) = (Vec::new(), Vec::new());
         let mut played = Vec::new();
         for &(c2, li) in ranked.iter().take(self.cfg.rollout_locks) {
@@ -938,11 +934,7 @@ impl Ai {
                 .map(|&li| (expected(&out[li], &p), li))
                 .collect();
             best.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            let seqs: Vec<Vec<PieceKind>> = PieceKind::ALL
-                .into_iter()
-                .flat_map(|n| self.sequences(n, &mut rng))
-                .collect();
-            let shared = shared_prefixes(&seqs, self.cfg.rollouts);
+            let (seqs, shared) = self.sequence_set(&mut rng);
             for (rank, &(_, li)) in best.iter().enumerate() {
                 if rank >= self.cfg.rollout_refine {
                     out[li] = [TOP_OUT * 2.0; 7];
@@ -1039,6 +1031,18 @@ impl Ai {
             ..MoveSummary::default()
         };
         self.eval().cost(&cur.board, &cur.m)
+    }
+
+    /// [`Ai::sequences`] for each of the seven next pieces in turn, and their shared
+    /// beginnings ([`shared_prefixes`]): what [`Ai::playouts`] plays from every lock.
+    #[allow(clippy::type_complexity)]
+    fn sequence_set(&self, rng: &mut SplitMix64) -> (Vec<Vec<PieceKind>>, Vec<(usize, usize)>) {
+        let seqs: Vec<Vec<PieceKind>> = PieceKind::ALL
+            .into_iter()
+            .flat_map(|n| self.sequences(n, rng))
+            .collect();
+        let shared = shared_prefixes(&seqs, self.cfg.rollouts);
+        (seqs, shared)
     }
 
     /// [`AiConfig::rollouts`] piece sequences of [`AiConfig::rollout_depth`] pieces starting
@@ -1453,11 +1457,7 @@ mod tests {
                 level,
             };
             let mut rng = SplitMix64(seed);
-            let seqs: Vec<Vec<PieceKind>> = PieceKind::ALL
-                .into_iter()
-                .flat_map(|k| ai.sequences(k, &mut rng))
-                .collect();
-            let shared = shared_prefixes(&seqs, ai.cfg.rollouts);
+            let (seqs, shared) = ai.sequence_set(&mut rng);
             ai.playouts(&a, &seqs, &shared, &mut walks, &mut values);
             assert_eq!(values.len(), seqs.len());
             for (s, seq) in seqs.iter().enumerate() {
