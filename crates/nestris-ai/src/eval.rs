@@ -10,7 +10,7 @@ use crate::board::{Board, ROWS};
 use crate::search::{BoardBefore, IReachPaths};
 
 /// Every feature, by name, with what it measures. Names are the weights file's keys.
-pub const FEATURES: [(&str, &str); 35] = [
+pub const FEATURES: [(&str, &str); 36] = [
     ("lines_cleared", "lines cleared by the placed pieces"),
     (
         "lock_height",
@@ -117,6 +117,11 @@ pub const FEATURES: [(&str, &str); 35] = [
         "board_value",
         "the board's value learned from self-play (the value table, fitted on the double \
          killscreen's boards, well in column 5): the discounted points to come, in thousands",
+    ),
+    (
+        "steep_steps",
+        "sum over neighbour columns beside the well of the squared rows by which their height \
+         difference exceeds 3: the depth the surface table's +-3 clamp does not see",
     ),
 ];
 
@@ -1102,6 +1107,17 @@ impl Evaluator {
         }
         f[16] = bump as f64;
         f[19] = bump_sq as f64;
+        {
+            // The surface table reads each step between the nine columns beside the well
+            // clamped to +-3 rows: a two-wide gap of eight rows at an edge looks like one of
+            // three. This is the part of each step it does not see.
+            let mut steep = 0u32;
+            for x in (0..9).filter(|&x| x != well && x + 1 != well) {
+                let over = h[x].abs_diff(h[x + 1]).saturating_sub(3);
+                steep += over * over;
+            }
+            f[35] = steep as f64;
+        }
         f[20] = (lower_neighbour(&h, well).saturating_sub(h[well])).min(4) as f64;
         if self.need_ready || w.w[32] != 0.0 {
             f[32] = board.ready_rows(well, h[well]).saturating_sub(4) as f64;
@@ -1321,6 +1337,31 @@ mod tests {
         assert_eq!(feat(&b, "well_cells"), 3.0);
         // Column transitions: only column 1 (filled, empty, filled) has any: 2.
         assert_eq!(feat(&b2, "column_transitions"), 2.0);
+    }
+
+    /// `steep_steps` counts, for each step between neighbours beside the well, the squared
+    /// rows beyond the surface table's clamp of 3.
+    #[test]
+    fn steep_steps_count_what_the_surface_clamp_hides() {
+        // Heights 0 0 8 8 8 8 8 8 8 0: the two-wide gap at the left wall is a step of 8 (5
+        // beyond the clamp: 25); the step into the well (column 9) is left out.
+        let mut rows = vec!["..#######."; 8];
+        assert_eq!(feat(&Board::from_rows_bottom(&rows), "steep_steps"), 25.0);
+        // Steps of 3 or less count nothing.
+        rows.truncate(3);
+        assert_eq!(feat(&Board::from_rows_bottom(&rows), "steep_steps"), 0.0);
+        // A middle well: the steps beside column 5 are left out, the others count.
+        let mut w = Weights::zero("params");
+        w.well_column = 5;
+        let b = Board::from_rows_bottom(&["#....#####"; 6]);
+        let f = Evaluator::features(&b, &MoveSummary::default(), &w);
+        // Column 0 (6) against column 1 (0): 3 beyond; column 4/5 and 5/6 are the well's.
+        assert_eq!(f[idx("steep_steps")], 9.0);
+        // A weight on it adds to the cost.
+        let mut w = Weights::zero("steep");
+        w.w[idx("steep_steps")] = 2.0;
+        let b = Board::from_rows_bottom(&["..#######."; 8]);
+        assert_eq!(Evaluator::new(w).cost(&b, &MoveSummary::default()), 50.0);
     }
 
     #[test]
