@@ -1097,27 +1097,23 @@ impl Evaluator {
         f[13] = (maxh - minh) as f64;
         let mut bump = 0u32;
         let mut bump_sq = 0u32;
+        // The surface table reads each step between the nine columns beside the well clamped
+        // to +-3 rows: a two-wide gap of eight rows at an edge looks like one of three.
+        // `steep_steps` is the part of each step it does not see.
+        let mut steep = 0u32;
         let well = w.well_column as usize;
         for x in 0..9 {
             let d = h[x].abs_diff(h[x + 1]);
             bump += d;
             if x != well && x + 1 != well {
                 bump_sq += d * d;
+                let over = d.saturating_sub(3);
+                steep += over * over;
             }
         }
         f[16] = bump as f64;
         f[19] = bump_sq as f64;
-        {
-            // The surface table reads each step between the nine columns beside the well
-            // clamped to +-3 rows: a two-wide gap of eight rows at an edge looks like one of
-            // three. This is the part of each step it does not see.
-            let mut steep = 0u32;
-            for x in (0..9).filter(|&x| x != well && x + 1 != well) {
-                let over = h[x].abs_diff(h[x + 1]).saturating_sub(3);
-                steep += over * over;
-            }
-            f[35] = steep as f64;
-        }
+        f[35] = steep as f64;
         f[20] = (lower_neighbour(&h, well).saturating_sub(h[well])).min(4) as f64;
         if self.need_ready || w.w[32] != 0.0 {
             f[32] = board.ready_rows(well, h[well]).saturating_sub(4) as f64;
