@@ -22,9 +22,17 @@ fn to_next_spawn(game: &mut Game, ai: &mut Ai) {
     }
 }
 
-/// `count` positions at successive spawns of a game from `level` (after `skip` pieces).
-fn positions(cfg: &AiConfig, level: u8, skip: usize, count: usize) -> Vec<(Game, Ai)> {
+/// `count` positions at successive spawns of a game from `level` (after `skip` pieces), with
+/// the double killscreen on or off.
+fn positions(
+    cfg: &AiConfig,
+    level: u8,
+    double: bool,
+    skip: usize,
+    count: usize,
+) -> Vec<(Game, Ai)> {
     let mut game = Game::start(StartConfig::from_seed(1, level, GameType::A, 0));
+    game.set_double_killscreen(double);
     let mut ai = Ai::new(cfg.clone());
     while !game.piece_active() {
         let i = ai.next_input(&game);
@@ -51,12 +59,18 @@ fn decide(c: &mut Criterion) {
         fifth_ply: 2,
         ..AiConfig::default()
     };
-    for (name, cfg, level, skip) in [
-        ("level18_four_plies", &four, 18, 20),
-        ("level18_five_plies", &five, 18, 20),
-        ("level29_playouts", &four, 29, 10),
+    let sixteen = AiConfig {
+        rollouts_double_killscreen: 16,
+        ..AiConfig::default()
+    };
+    for (name, cfg, level, double, skip) in [
+        ("level18_four_plies", &four, 18, false, 20),
+        ("level18_five_plies", &five, 18, false, 20),
+        ("level29_playouts", &four, 29, false, 10),
+        ("level39_double_killscreen", &four, 39, true, 10),
+        ("level39_double_killscreen_16", &sixteen, 39, true, 10),
     ] {
-        let ps = positions(cfg, level, skip, 16);
+        let ps = positions(cfg, level, double, skip, 16);
         let mut k = 0;
         g.bench_function(name, |b| {
             b.iter_batched(

@@ -68,7 +68,11 @@
 //!   evaluator skipped work; the same games), against 3 ms for the blind third ply. Since
 //!   then 16 sequences a next piece (the default): in the field's format, 500 games from
 //!   seed 7000 paired with 8, +40,770 +- 12,524, games below 330 lines 12.8% -> 11.8%, at
-//!   about twice the time of a decision from level 29. Playouts in place of the third
+//!   about twice the time of a decision from level 29. Under the double killscreen every
+//!   decision is blind and 32 sequences a next piece are played
+//!   ([`AiConfig::rollouts_double_killscreen`], row 16): paired with 16 from the positions
+//!   at 330 lines, +8,736 +- 8,728 on seed 7000's 256 and +10,092 +- 6,780 on seed 1's 381,
+//!   at twice the time of those decisions (README, ablation row 16). Playouts in place of the third
 //!   ply once the preview is seen lost a third of the pre-19 score (six greedy pieces do not
 //!   keep a Tetris stack), so they are only used blind.
 //!
@@ -83,6 +87,7 @@
 
 use std::time::{Duration, Instant};
 
+use nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL;
 use nestris_engine::{Game, Orientation, PieceKind};
 
 use crate::board::Board;
@@ -169,7 +174,13 @@ pub struct AiConfig {
     pub rollout_locks: usize,
     /// Playouts per lock and possible next piece. Every lock plays the same piece sequences
     /// (drawn from the NES picker's transition probabilities, seeded by the position).
+    /// Under the double killscreen [`AiConfig::rollouts_double_killscreen`] takes its place.
     pub rollouts: usize,
+    /// Playouts per lock and possible next piece where the piece falls two rows a frame (the
+    /// double killscreen, a departure, from level 39 when the game has it on), in place of
+    /// [`AiConfig::rollouts`]: every decision there is blind, and its playouts decide more of
+    /// the game than anywhere else (32, twice the count elsewhere, since row 16).
+    pub rollouts_double_killscreen: usize,
     /// Pieces placed in each playout after the current one, the next piece first. Each is
     /// placed at its best one-piece cost; a playout is worth the move costs on its way plus
     /// the cost of the board it ends on, or [`AiConfig::rollout_death`] if it tops out.
@@ -211,6 +222,7 @@ impl Default for AiConfig {
             blind_next: 2,
             rollout_locks: 8,
             rollouts: 16,
+            rollouts_double_killscreen: 32,
             rollout_depth: 6,
             rollout_death: 100_000.0,
             rollout_from_level: 29,
@@ -893,7 +905,19 @@ impl Ai {
 
     /// Whether blind decisions at `level` are valued by playouts.
     fn rollouts_on(&self, level: u8) -> bool {
-        self.cfg.rollout_locks > 0 && self.cfg.rollouts > 0 && level >= self.cfg.rollout_from_level
+        self.cfg.rollout_locks > 0
+            && self.rollout_count(level) > 0
+            && level >= self.cfg.rollout_from_level
+    }
+
+    /// Playouts per lock and next piece at `level`: [`AiConfig::rollouts_double_killscreen`]
+    /// where the piece falls two rows a frame, [`AiConfig::rollouts`] elsewhere.
+    fn rollout_count(&self, level: u8) -> usize {
+        if self.double_killscreen && level >= DOUBLE_KILLSCREEN_LEVEL {
+            self.cfg.rollouts_double_killscreen
+        } else {
+            self.cfg.rollouts
+        }
     }
 
     /// Values per lock and next piece from greedy playouts (see [`AiConfig::rollout_locks`])
@@ -952,7 +976,7 @@ impl Ai {
     }
 
     /// The mean value of the playouts of `seqs` from `a` ([`Ai::playouts`]) for each next
-    /// piece: `seqs` holds [`AiConfig::rollouts`] sequences for each of the seven in turn.
+    /// piece: `seqs` holds as many sequences for each of the seven in turn.
     fn playout_means(
         &mut self,
         a: &After,
@@ -962,7 +986,7 @@ impl Ai {
         values: &mut Vec<f64>,
     ) -> [f64; 7] {
         self.playouts(a, seqs, shared, walks, values);
-        let r = self.cfg.rollouts;
+        let r = seqs.len() / 7;
         std::array::from_fn(|n| values[n * r..(n + 1) * r].iter().sum::<f64>() / r as f64)
     }
 
@@ -1041,15 +1065,16 @@ impl Ai {
             .into_iter()
             .flat_map(|n| self.sequences(n, rng))
             .collect();
-        let shared = shared_prefixes(&seqs, self.cfg.rollouts);
+        let shared = shared_prefixes(&seqs, self.rollout_count(self.root.timing.level));
         (seqs, shared)
     }
 
-    /// [`AiConfig::rollouts`] piece sequences of [`AiConfig::rollout_depth`] pieces starting
-    /// with `first`, the others drawn with the picker's transition probabilities.
+    /// [`AiConfig::rollouts`] (under the double killscreen
+    /// [`AiConfig::rollouts_double_killscreen`]) piece sequences of [`AiConfig::rollout_depth`]
+    /// pieces starting with `first`, the others drawn with the picker's transition probabilities.
     fn sequences(&self, first: PieceKind, rng: &mut SplitMix64) -> Vec<Vec<PieceKind>> {
         let depth = self.cfg.rollout_depth.max(1);
-        (0..self.cfg.rollouts)
+        (0..self.rollout_count(self.root.timing.level))
             .map(|_| {
                 let mut seq = Vec::with_capacity(depth);
                 seq.push(first);

@@ -207,6 +207,7 @@ fn playouts_are_deterministic_and_change_decisions() {
     let cfg = AiConfig {
         rollout_locks: 4,
         rollouts: 2,
+        rollouts_double_killscreen: 2,
         rollout_depth: 3,
         rollout_from_level: 29,
         ..AiConfig::default()
@@ -228,6 +229,36 @@ fn playouts_are_deterministic_and_change_decisions() {
         };
         let (c, _) = inputs_of(g, &mut Ai::new(off), 4000);
         assert_ne!(a, c, "level {level}: playouts changed no decision");
+    }
+}
+
+/// `rollouts_double_killscreen` sets the playouts' count where the piece falls two rows a
+/// frame, and only there: at level 29, or at level 39 without the double killscreen, it
+/// changes nothing; at level 39 with it, it changes the game, which `rollouts` then does not.
+#[test]
+fn the_double_killscreen_has_its_own_playout_count() {
+    let cfg = |r: usize, rd: usize| AiConfig {
+        rollout_locks: 4,
+        rollouts: r,
+        rollouts_double_killscreen: rd,
+        rollout_depth: 3,
+        ..AiConfig::default()
+    };
+    let play = |level: u8, double: bool, c: AiConfig| {
+        let mut g = Game::start(StartConfig::from_seed(11, level, GameType::A, 0));
+        g.set_double_killscreen(double);
+        inputs_of(g, &mut Ai::new(c), 2000).0
+    };
+    for (level, double) in [(29u8, true), (39, false), (39, true)] {
+        let base = play(level, double, cfg(2, 2));
+        let own = play(level, double, cfg(2, 5)) != base;
+        let other = play(level, double, cfg(5, 2)) != base;
+        let two_rows = level >= 39 && double;
+        assert_eq!(
+            (own, other),
+            (two_rows, !two_rows),
+            "level {level}, double killscreen {double}: which count changed the game"
+        );
     }
 }
 
@@ -276,6 +307,7 @@ fn the_endgame_table_plays_only_near_the_cap() {
     let cfg = |cap| AiConfig {
         weights: w.clone(),
         rollouts: 4,
+        rollouts_double_killscreen: 4,
         line_cap: cap,
         ..AiConfig::default()
     };

@@ -400,9 +400,14 @@ pub struct AiOptions {
     /// (0 = off).
     #[arg(long, default_value_t = AiConfig::default().rollout_locks)]
     pub rollout_locks: usize,
-    /// Playouts per lock and possible next piece (the same sequences for every lock).
+    /// Playouts per lock and possible next piece (the same sequences for every lock), except
+    /// under the double killscreen (`--rollouts-double-killscreen`).
     #[arg(long, default_value_t = AiConfig::default().rollouts)]
     pub rollouts: usize,
+    /// Playouts per lock and possible next piece where the piece falls two rows a frame (the
+    /// double killscreen, from level 39 when it is on; a departure), in place of `--rollouts`.
+    #[arg(long, default_value_t = AiConfig::default().rollouts_double_killscreen)]
+    pub rollouts_double_killscreen: usize,
     /// Pieces placed in each playout, the next piece first (1..=64).
     #[arg(long, default_value_t = AiConfig::default().rollout_depth)]
     pub rollout_depth: usize,
@@ -450,6 +455,10 @@ impl AiOptions {
             ("--blind-next", self.blind_next),
             ("--rollout-locks", self.rollout_locks),
             ("--rollouts", self.rollouts),
+            (
+                "--rollouts-double-killscreen",
+                self.rollouts_double_killscreen,
+            ),
             ("--rollout-depth", self.rollout_depth),
             ("--rollout-refine", self.rollout_refine),
         ] {
@@ -491,6 +500,7 @@ impl AiOptions {
             blind_next: self.blind_next,
             rollout_locks: self.rollout_locks,
             rollouts: self.rollouts,
+            rollouts_double_killscreen: self.rollouts_double_killscreen,
             rollout_depth: self.rollout_depth,
             rollout_from_level: self.rollout_from_level,
             rollout_death: self.rollout_death,
@@ -553,13 +563,19 @@ impl AiOptions {
 
     /// The playouts for reports: `8 locks x 16 x 6 pieces from level 29`, or `off`.
     pub fn playouts_label(&self) -> String {
-        if self.rollout_locks == 0 || self.rollouts == 0 {
+        if self.rollout_locks == 0 || (self.rollouts == 0 && self.rollouts_double_killscreen == 0) {
             "off".into()
         } else {
             let mut s = format!(
                 "{} locks x {} x {} pieces from level {}",
                 self.rollout_locks, self.rollouts, self.rollout_depth, self.rollout_from_level
             );
+            if self.rollouts_double_killscreen != self.rollouts {
+                s.push_str(&format!(
+                    ", {} under the double killscreen",
+                    self.rollouts_double_killscreen
+                ));
+            }
             if self.rollout_death != AiConfig::default().rollout_death {
                 s.push_str(&format!(", a top-out costs {}", self.rollout_death));
             }

@@ -343,6 +343,10 @@ fn options_are_checked_alike() {
             "--rollout-locks 65 is out of range",
         ),
         (["--rollouts", "1000"], "--rollouts 1000 is out of range"),
+        (
+            ["--rollouts-double-killscreen", "65"],
+            "--rollouts-double-killscreen 65 is out of range",
+        ),
         (["--rollout-from-level", "300"], "300 is not in 0..=255"),
         (["--fourth-ply", "65"], "--fourth-ply 65 is out of range"),
         (
