@@ -1273,7 +1273,14 @@ mod tests {
 
     fn feat(b: &Board, name: &str) -> f64 {
         // Danger height 12, the rightmost well.
-        Evaluator::features(b, &MoveSummary::default(), &Weights::zero("params"))[idx(name)]
+        feat_well(b, name, 9)
+    }
+
+    /// [`feat`] with the well in column `well`.
+    fn feat_well(b: &Board, name: &str, well: u8) -> f64 {
+        let mut w = Weights::zero("params");
+        w.well_column = well;
+        Evaluator::features(b, &MoveSummary::default(), &w)[idx(name)]
     }
 
     /// `excess_ready` counts the ready rows from the open well's bottom up, beyond four.
@@ -1304,11 +1311,8 @@ mod tests {
         rows.extend(covered);
         assert_eq!(feat(&Board::from_rows_bottom(&rows), "excess_ready"), 1.0);
         // Another well column.
-        let mut w = Weights::zero("params");
-        w.well_column = 5;
         let b = Board::from_rows_bottom(&["#####.####"; 7]);
-        let f = Evaluator::features(&b, &MoveSummary::default(), &w);
-        assert_eq!(f[idx("excess_ready")], 3.0);
+        assert_eq!(feat_well(&b, "excess_ready", 5), 3.0);
     }
 
     #[test]
@@ -1347,12 +1351,9 @@ mod tests {
         rows.truncate(3);
         assert_eq!(feat(&Board::from_rows_bottom(&rows), "steep_steps"), 0.0);
         // A middle well: the steps beside column 5 are left out, the others count.
-        let mut w = Weights::zero("params");
-        w.well_column = 5;
         let b = Board::from_rows_bottom(&["#....#####"; 6]);
-        let f = Evaluator::features(&b, &MoveSummary::default(), &w);
         // Column 0 (6) against column 1 (0): 3 beyond; column 4/5 and 5/6 are the well's.
-        assert_eq!(f[idx("steep_steps")], 9.0);
+        assert_eq!(feat_well(&b, "steep_steps", 5), 9.0);
         // A weight on it adds to the cost.
         let mut w = Weights::zero("steep");
         w.w[idx("steep_steps")] = 2.0;
