@@ -863,7 +863,7 @@ const REACH_KEYS: usize = 31;
 /// The index of a level's gravity in [`REACH_KEYS`]: every level from 29 falls one row a frame
 /// ([`nestris_engine::game::frames_per_drop`]), two under the double killscreen from level 39.
 fn reach_key(level: u8, double_killscreen: bool) -> usize {
-    if double_killscreen && level >= nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL {
+    if nestris_engine::game::two_rows_a_frame(level, double_killscreen) {
         30
     } else {
         level.min(29) as usize

@@ -87,7 +87,7 @@
 
 use std::time::{Duration, Instant};
 
-use nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL;
+use nestris_engine::game::two_rows_a_frame;
 use nestris_engine::{Game, Orientation, PieceKind};
 
 use crate::board::Board;
@@ -913,7 +913,7 @@ impl Ai {
     /// Playouts per lock and next piece at `level`: [`AiConfig::rollouts_double_killscreen`]
     /// where the piece falls two rows a frame, [`AiConfig::rollouts`] elsewhere.
     fn rollout_count(&self, level: u8) -> usize {
-        if self.double_killscreen && level >= DOUBLE_KILLSCREEN_LEVEL {
+        if two_rows_a_frame(level, self.double_killscreen) {
             self.cfg.rollouts_double_killscreen
         } else {
             self.cfg.rollouts

@@ -57,17 +57,21 @@ impl Timing {
         self
     }
 
+    /// Rows a gravity drop moves the piece: 2 under the double killscreen from its level, 1
+    /// otherwise.
+    pub fn rows_per_drop(&self) -> u8 {
+        if nestris_engine::game::two_rows_a_frame(self.level, self.double_killscreen) {
+            2
+        } else {
+            1
+        }
+    }
+
     /// Gravity drops tried on each frame after the root, frame 1 first: 0 or 1, or 2 under
     /// the double killscreen (the second only if the first succeeded). Endless.
     pub fn drops(&self) -> impl Iterator<Item = u8> + Clone {
         let speed = frames_per_drop(self.level);
-        let per_drop = if self.double_killscreen
-            && self.level >= nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL
-        {
-            2
-        } else {
-            1
-        };
+        let per_drop = self.rows_per_drop();
         let (mut ft, mut ary) = (self.fall_timer, self.ary);
         std::iter::repeat(()).map(move |()| {
             ft = ft.wrapping_add(1);
@@ -746,15 +750,8 @@ impl IReachPaths {
     /// killscreen on or off): the same drops on every frame.
     pub fn same_gravity(&self, level: u8, double_killscreen: bool) -> bool {
         let other = Timing::spawn(level).with_double_killscreen(double_killscreen);
-        let per_drop = |t: &Timing| {
-            if t.double_killscreen && t.level >= nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL {
-                2
-            } else {
-                1
-            }
-        };
         frames_per_drop(self.timing.level) == frames_per_drop(other.level)
-            && per_drop(&self.timing) == per_drop(&other)
+            && self.timing.rows_per_drop() == other.rows_per_drop()
     }
 }
 

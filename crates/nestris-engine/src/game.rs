@@ -266,6 +266,13 @@ const F_DOUBLE_KILLSCREEN: u8 = 128;
 /// frame: 39, as in the field's AI format.
 pub const DOUBLE_KILLSCREEN_LEVEL: u8 = 39;
 
+/// Whether a piece at `level` falls two rows a frame: the double killscreen (a departure, on
+/// or off as `double_killscreen` says) from [`DOUBLE_KILLSCREEN_LEVEL`] on.
+#[inline]
+pub fn two_rows_a_frame(level: u8, double_killscreen: bool) -> bool {
+    double_killscreen && level >= DOUBLE_KILLSCREEN_LEVEL
+}
+
 /// One player's game, as the original keeps it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Game {
@@ -908,8 +915,7 @@ impl Game {
             self.drop();
             // Departure (double killscreen, off unless asked for): a second gravity drop in the
             // same frame from level 39, which locks the piece if it is blocked.
-            if self.flags & F_DOUBLE_KILLSCREEN != 0
-                && self.level >= DOUBLE_KILLSCREEN_LEVEL
+            if two_rows_a_frame(self.level, self.flags & F_DOUBLE_KILLSCREEN != 0)
                 && self.play_state == PlayState::PlayerControlsActiveTetrimino
             {
                 self.drop();
