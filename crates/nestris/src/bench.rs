@@ -271,6 +271,29 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         .rules
         .game_randomizers(args.game.seed)?
         .map(|mut g| g.take(args.games));
+    if let (true, Some(dir)) = (args.resume, &args.continue_from) {
+        // Before either file is resumed: a folder grown since (its saving run resumed for
+        // more games) keeps the games already played here.
+        let now = args.csv_options()?;
+        let mut files: Vec<(std::path::PathBuf, serde_json::Value)> = Vec::new();
+        if let Some(csv) = &args.games_csv {
+            files.push((csv.clone(), now.clone()));
+        }
+        if let (Some(saved), Some(at)) = (&args.save_positions, args.save_positions_at) {
+            let mut o = now.clone();
+            o["save_positions_at"] = at.into();
+            files.push((saved.join(RESULTS_CSV), o));
+        }
+        for (csv, options) in &files {
+            if let Some(lines) = carry_over_grown_folder(csv, options, dir)? {
+                eprintln!(
+                    "resume: {} has grown since {} was started; the games played from its first {lines} lines (unchanged) stand, and the file now records the grown folder",
+                    dir.join(RESULTS_CSV).display(),
+                    csv.display()
+                );
+            }
+        }
+    }
     let spec = args.spec()?;
     let stop = stop_on_ctrl_c();
     let limits = Limits {
@@ -369,6 +392,74 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
 
 /// The file of a `--save-positions` folder with every game's line (the games CSV format).
 pub const RESULTS_CSV: &str = "results.csv";
+
+/// `--resume` of a `--continue` run whose folder has grown since the run began, its saving
+/// run resumed for more games (a chain extended from its first stage). The run's CSV `csv`
+/// records the folder's results.csv by its CRC; when that CRC is the one of a part of the
+/// folder's results.csv now, its first lines (ended by a newline), and every other option is
+/// as `now`, the games the run played came from those lines, unchanged (a saving run only
+/// appends), so they stand: the CSV's options line is rewritten with `now`'s CRC and the
+/// number of those lines is returned. `None` (nothing done) in every other case: no such
+/// file, the same CRC, other options, or a folder whose first lines changed, which the
+/// resume then refuses as before.
+fn carry_over_grown_folder(
+    csv: &std::path::Path,
+    now: &serde_json::Value,
+    dir: &std::path::Path,
+) -> anyhow::Result<Option<usize>> {
+    use nestris_session::gamecsv::OPTIONS_PREFIX;
+    let Ok(text) = crate::readlimit::read_to_string(csv, crate::readlimit::max::LARGE) else {
+        return Ok(None);
+    };
+    let Some((first, rest)) = text.split_once('\n') else {
+        return Ok(None);
+    };
+    let Some(Ok(mut recorded)) = first
+        .strip_prefix(OPTIONS_PREFIX)
+        .map(serde_json::from_str::<serde_json::Value>)
+    else {
+        return Ok(None);
+    };
+    let (Some(was), Some(is)) = (
+        recorded["continue_crc32"].as_str().map(str::to_owned),
+        now["continue_crc32"].as_str(),
+    ) else {
+        return Ok(None);
+    };
+    if was == is {
+        return Ok(None);
+    }
+    recorded["continue_crc32"] = is.into();
+    if &recorded != now {
+        return Ok(None);
+    }
+    let folder = dir.join(RESULTS_CSV);
+    let bytes = crate::readlimit::read(&folder, crate::readlimit::max::LARGE)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", folder.display()))?;
+    let mut crc = crc32fast::Hasher::new();
+    let mut lines = 0;
+    let mut found = None;
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        if line.last() != Some(&b'\n') {
+            break;
+        }
+        crc.update(line);
+        lines += 1;
+        if format!("{:08x}", crc.clone().finalize()) == was {
+            found = Some(lines);
+            break;
+        }
+    }
+    let Some(lines) = found else {
+        return Ok(None);
+    };
+    let updated = format!("{OPTIONS_PREFIX}{}\n{rest}", serde_json::to_string(now)?);
+    let tmp = csv.with_extension("csv.carry");
+    std::fs::write(&tmp, updated)
+        .and_then(|()| std::fs::rename(&tmp, csv))
+        .map_err(|e| anyhow::anyhow!("--resume: cannot rewrite {}: {e}", csv.display()))?;
+    Ok(Some(lines))
+}
 
 /// The name of game `i`'s saved position in a `--save-positions` folder.
 fn saved_name(i: u64) -> String {

@@ -714,3 +714,89 @@ fn tune_plays_on_from_saved_positions_and_scores_the_points_from_there() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A chain extended from its first stage: the saving run, resumed for more games, grows its
+/// folder; the continued run (which saves again), resumed, keeps the games it played from the
+/// folder's unchanged first lines and plays only the others, and its files are those of a
+/// continued run of all the games. A folder whose first lines changed is still refused.
+#[test]
+fn a_continued_run_resumes_after_its_folder_grew() {
+    let dir = scratch("grown");
+    let s = |p: &Path| p.to_string_lossy().into_owned();
+    let (folder, first) = (s(&dir.join("at20")), s(&dir.join("first.csv")));
+    let stage1 = |games: &str| {
+        stdout(&[
+            "bench",
+            "--games",
+            games,
+            "--threads",
+            "1",
+            "--line-cap",
+            "20",
+            "--save-positions",
+            &folder,
+            "--save-positions-at",
+            "20",
+            "--games-csv",
+            &first,
+            "--resume",
+        ])
+    };
+    let stage2 = |games: &str, name: &str, resume: bool| {
+        let mut args = vec![
+            "bench".to_string(),
+            "--games".into(),
+            games.into(),
+            "--threads".into(),
+            "1".into(),
+            "--line-cap".into(),
+            "30".into(),
+            "--continue".into(),
+            folder.clone(),
+            "--save-positions".into(),
+            s(&dir.join(format!("{name}-at25"))),
+            "--save-positions-at".into(),
+            "25".into(),
+            "--games-csv".into(),
+            s(&dir.join(format!("{name}.csv"))),
+        ];
+        if resume {
+            args.push("--resume".into());
+        }
+        nestris(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    stage1("2");
+    assert!(stage2("2", "chain", true).status.success());
+    stage1("3");
+    let out = stage2("3", "chain", true);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("has grown since"), "{err}");
+    assert!(err.contains("2 of 3 games already in"), "{err}");
+    assert!(stage2("3", "whole", false).status.success());
+    for (a, b) in [
+        (dir.join("chain.csv"), dir.join("whole.csv")),
+        (
+            dir.join("chain-at25").join("results.csv"),
+            dir.join("whole-at25").join("results.csv"),
+        ),
+    ] {
+        assert_eq!(csv_games(&a), csv_games(&b), "{}", a.display());
+        assert_eq!(
+            std::fs::read_to_string(&a).unwrap().lines().next(),
+            std::fs::read_to_string(&b).unwrap().lines().next(),
+            "the options line names the grown folder"
+        );
+    }
+    // Game 0's line in the folder changed: the games played from it do not stand.
+    stage1("4");
+    let results = dir.join("at20").join("results.csv");
+    let text = std::fs::read_to_string(&results).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[2] = lines[2].replacen(',', ",1", 1);
+    std::fs::write(&results, lines.join("\n") + "\n").unwrap();
+    let out = stage2("4", "chain", true);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("continue_crc32"), "{err}");
+}
