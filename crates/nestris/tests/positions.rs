@@ -460,6 +460,26 @@ fn saved_at_20(dir: &Path) -> String {
     saved
 }
 
+/// `games` default games saved at 20 lines in `folder`, resuming the run of `csv`.
+fn save_at_20_resumed(folder: &str, csv: &str, games: &str) -> String {
+    stdout(&[
+        "bench",
+        "--games",
+        games,
+        "--threads",
+        "1",
+        "--line-cap",
+        "20",
+        "--save-positions",
+        folder,
+        "--save-positions-at",
+        "20",
+        "--games-csv",
+        csv,
+        "--resume",
+    ])
+}
+
 /// A saving run that is stopped and resumed keeps the saved games' lines: its folder continues
 /// as the folder of a run played at once.
 #[test]
@@ -469,24 +489,7 @@ fn a_resumed_saving_run_keeps_its_saved_games() {
     let saved = saved_at_20(&dir);
     let part = s(&dir.join("part"));
     let csv = s(&dir.join("part.csv"));
-    let save = |games: &str| {
-        stdout(&[
-            "bench",
-            "--games",
-            games,
-            "--threads",
-            "1",
-            "--line-cap",
-            "20",
-            "--save-positions",
-            &part,
-            "--save-positions-at",
-            "20",
-            "--games-csv",
-            &csv,
-            "--resume",
-        ])
-    };
+    let save = |games: &str| save_at_20_resumed(&part, &csv, games);
     save("1");
     let out = save("3");
     assert!(out.contains("resumed"), "{out}");
@@ -724,24 +727,7 @@ fn a_continued_run_resumes_after_its_folder_grew() {
     let dir = scratch("grown");
     let s = |p: &Path| p.to_string_lossy().into_owned();
     let (folder, first) = (s(&dir.join("at20")), s(&dir.join("first.csv")));
-    let stage1 = |games: &str| {
-        stdout(&[
-            "bench",
-            "--games",
-            games,
-            "--threads",
-            "1",
-            "--line-cap",
-            "20",
-            "--save-positions",
-            &folder,
-            "--save-positions-at",
-            "20",
-            "--games-csv",
-            &first,
-            "--resume",
-        ])
-    };
+    let stage1 = |games: &str| save_at_20_resumed(&folder, &first, games);
     let stage2 = |games: &str, name: &str, resume: bool| {
         let mut args = vec![
             "bench".to_string(),
