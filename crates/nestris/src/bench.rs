@@ -188,7 +188,10 @@ impl BenchArgs {
             let bytes = crate::readlimit::read(&results, crate::readlimit::max::LARGE)
                 .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", results.display()))?;
             v["continue"] = dir.display().to_string().into();
-            v["continue_crc32"] = format!("{:08x}", crc32fast::hash(&bytes)).into();
+            // The games' lines, not the options line above them: a chain resumed from its
+            // first stage rewrites that line in each later folder (`carry_over_grown_folder`).
+            v["continue_crc32"] =
+                format!("{:08x}", crc32fast::hash(after_first_line(&bytes))).into();
         }
         if let Some(path) = &self.ai.weights {
             // The same file name with other weights gives other games.
@@ -287,7 +290,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         for (csv, options) in &files {
             if let Some(lines) = carry_over_grown_folder(csv, options, dir)? {
                 eprintln!(
-                    "resume: {} has grown since {} was started; the games played from its first {lines} lines (unchanged) stand, and the file now records the grown folder",
+                    "resume: {} is not as it was when {} was started (it has grown, its options line was rewritten, or an earlier version recorded it); the games played from its first {lines} lines (unchanged) stand, and the file now records the folder as it is",
                     dir.join(RESULTS_CSV).display(),
                     csv.display()
                 );
@@ -393,15 +396,24 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
 /// The file of a `--save-positions` folder with every game's line (the games CSV format).
 pub const RESULTS_CSV: &str = "results.csv";
 
+/// Everything after the first line of `bytes` (all of it without a newline).
+fn after_first_line(bytes: &[u8]) -> &[u8] {
+    bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(&bytes[..0], |i| &bytes[i + 1..])
+}
+
 /// `--resume` of a `--continue` run whose folder has grown since the run began, its saving
 /// run resumed for more games (a chain extended from its first stage). The run's CSV `csv`
-/// records the folder's results.csv by its CRC; when that CRC is the one of a part of the
-/// folder's results.csv now, its first lines (ended by a newline), and every other option is
-/// as `now`, the games the run played came from those lines, unchanged (a saving run only
-/// appends), so they stand: the CSV's options line is rewritten with `now`'s CRC and the
-/// number of those lines is returned. `None` (nothing done) in every other case: no such
-/// file, the same CRC, other options, or a folder whose first lines changed, which the
-/// resume then refuses as before.
+/// records the folder's results.csv by the CRC of its games' lines (all but the options
+/// line, which the same carrying over rewrites in a chain's later folders; a CSV written
+/// before that records the CRC of the whole file). When that CRC is the one of the folder's
+/// first lines now (ended by a newline), and every other option is as `now`, the games the
+/// run played came from those lines, unchanged (a saving run only appends), so they stand:
+/// the CSV's options line is rewritten with `now`'s CRC and the number of those lines is
+/// returned. `None` (nothing done) in every other case: no such file, the same CRC, other
+/// options, or a folder whose games' lines changed, which the resume then refuses as before.
 fn carry_over_grown_folder(
     csv: &std::path::Path,
     now: &serde_json::Value,
@@ -436,17 +448,22 @@ fn carry_over_grown_folder(
     let folder = dir.join(RESULTS_CSV);
     let bytes = crate::readlimit::read(&folder, crate::readlimit::max::LARGE)
         .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", folder.display()))?;
-    let mut crc = crc32fast::Hasher::new();
-    let mut lines = 0;
+    // The CRC of the first lines, as this version records it (from the second line on) and
+    // as earlier versions did (from the first).
+    let mut whole = crc32fast::Hasher::new();
+    let mut games = crc32fast::Hasher::new();
     let mut found = None;
-    for line in bytes.split_inclusive(|&b| b == b'\n') {
+    for (n, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
         if line.last() != Some(&b'\n') {
             break;
         }
-        crc.update(line);
-        lines += 1;
-        if format!("{:08x}", crc.clone().finalize()) == was {
-            found = Some(lines);
+        whole.update(line);
+        if n > 0 {
+            games.update(line);
+        }
+        let matches = |h: &crc32fast::Hasher| format!("{:08x}", h.clone().finalize()) == was;
+        if matches(&whole) || (n > 0 && matches(&games)) {
+            found = Some(n + 1);
             break;
         }
     }

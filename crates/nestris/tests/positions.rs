@@ -719,16 +719,19 @@ fn tune_plays_on_from_saved_positions_and_scores_the_points_from_there() {
 }
 
 /// A chain extended from its first stage: the saving run, resumed for more games, grows its
-/// folder; the continued run (which saves again), resumed, keeps the games it played from the
-/// folder's unchanged first lines and plays only the others, and its files are those of a
-/// continued run of all the games. A folder whose first lines changed is still refused.
+/// folder; the continued runs (which save again, and are continued in turn), resumed, keep
+/// the games they played from their folders' unchanged games and play only the others, and
+/// their files are those of continued runs of all the games. A folder whose first lines
+/// changed is still refused.
 #[test]
 fn a_continued_run_resumes_after_its_folder_grew() {
     let dir = scratch("grown");
     let s = |p: &Path| p.to_string_lossy().into_owned();
     let (folder, first) = (s(&dir.join("at20")), s(&dir.join("first.csv")));
     let stage1 = |games: &str| save_at_20_resumed(&folder, &first, games);
-    let stage2 = |games: &str, name: &str, resume: bool| {
+    // Continues FROM to `cap` lines, saving there in NAME-at (to be continued in turn), and
+    // writes NAME.csv.
+    let stage = |from: &str, cap: u32, name: &str, games: &str, resume: bool| {
         let mut args = vec![
             "bench".to_string(),
             "--games".into(),
@@ -736,13 +739,13 @@ fn a_continued_run_resumes_after_its_folder_grew() {
             "--threads".into(),
             "1".into(),
             "--line-cap".into(),
-            "30".into(),
+            cap.to_string(),
             "--continue".into(),
-            folder.clone(),
+            from.into(),
             "--save-positions".into(),
-            s(&dir.join(format!("{name}-at25"))),
+            s(&dir.join(format!("{name}-at"))),
             "--save-positions-at".into(),
-            "25".into(),
+            cap.to_string(),
             "--games-csv".into(),
             s(&dir.join(format!("{name}.csv"))),
         ];
@@ -751,28 +754,56 @@ fn a_continued_run_resumes_after_its_folder_grew() {
         }
         nestris(&args.iter().map(String::as_str).collect::<Vec<_>>())
     };
+    let chain_at = s(&dir.join("chain-at"));
     stage1("2");
-    assert!(stage2("2", "chain", true).status.success());
+    assert!(stage(&folder, 30, "chain", "2", true).status.success());
+    assert!(stage(&chain_at, 40, "chain3", "2", true).status.success());
     stage1("3");
-    let out = stage2("3", "chain", true);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
-    assert!(err.contains("has grown since"), "{err}");
-    assert!(err.contains("2 of 3 games already in"), "{err}");
-    assert!(stage2("3", "whole", false).status.success());
-    for (a, b) in [
-        (dir.join("chain.csv"), dir.join("whole.csv")),
-        (
-            dir.join("chain-at25").join("results.csv"),
-            dir.join("whole-at25").join("results.csv"),
-        ),
-    ] {
-        assert_eq!(csv_games(&a), csv_games(&b), "{}", a.display());
+    for (from, cap, name) in [(&folder, 30, "chain"), (&chain_at, 40, "chain3")] {
+        let out = stage(from, cap, name, "3", true);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{name}: {err}");
+        assert!(err.contains("is not as it was"), "{name}: {err}");
+        assert!(err.contains("2 of 3 games already in"), "{name}: {err}");
+    }
+    assert!(stage(&folder, 30, "whole", "3", false).status.success());
+    let whole_at = s(&dir.join("whole-at"));
+    assert!(stage(&whole_at, 40, "whole3", "3", false).status.success());
+    let options = |p: &Path| {
+        let text = std::fs::read_to_string(p).unwrap();
+        let json = text.lines().next().unwrap();
+        let json = json.trim_start_matches("# nestris bench ");
+        serde_json::from_str::<serde_json::Value>(json).unwrap()
+    };
+    // The options line but for the folder's name and CRC (its games' decision times differ
+    // from run to run).
+    let same_games = |p: &Path| {
+        let mut v = options(p);
+        v["continue"] = serde_json::Value::Null;
+        v["continue_crc32"] = serde_json::Value::Null;
+        v
+    };
+    // Each resumed run now records its folder as it is: the CRC of its games' lines.
+    for (csv, folder) in [("chain", "at20"), ("chain3", "chain-at")] {
+        let results = std::fs::read(dir.join(folder).join("results.csv")).unwrap();
+        let games = &results[results.iter().position(|&b| b == b'\n').unwrap() + 1..];
         assert_eq!(
-            std::fs::read_to_string(&a).unwrap().lines().next(),
-            std::fs::read_to_string(&b).unwrap().lines().next(),
-            "the options line names the grown folder"
+            options(&dir.join(format!("{csv}.csv")))["continue_crc32"],
+            format!("{:08x}", crc32fast::hash(games)).as_str(),
+            "{csv}"
         );
+    }
+    for (a, b) in [("chain", "whole"), ("chain3", "whole3")] {
+        for (a, b) in [
+            (dir.join(format!("{a}.csv")), dir.join(format!("{b}.csv"))),
+            (
+                dir.join(format!("{a}-at")).join("results.csv"),
+                dir.join(format!("{b}-at")).join("results.csv"),
+            ),
+        ] {
+            assert_eq!(csv_games(&a), csv_games(&b), "{}", a.display());
+            assert_eq!(same_games(&a), same_games(&b), "{}", a.display());
+        }
     }
     // Game 0's line in the folder changed: the games played from it do not stand.
     stage1("4");
@@ -781,7 +812,7 @@ fn a_continued_run_resumes_after_its_folder_grew() {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     lines[2] = lines[2].replacen(',', ",1", 1);
     std::fs::write(&results, lines.join("\n") + "\n").unwrap();
-    let out = stage2("4", "chain", true);
+    let out = stage(&folder, 30, "chain", "4", true);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{err}");
     assert!(err.contains("continue_crc32"), "{err}");
