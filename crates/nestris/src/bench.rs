@@ -202,6 +202,14 @@ impl BenchArgs {
         Ok(v)
     }
 
+    /// The options a `--save-positions` folder's results.csv records: the run's, with the
+    /// line count it saves at.
+    fn saved_options(&self, at: u32) -> anyhow::Result<serde_json::Value> {
+        let mut options = self.csv_options()?;
+        options["save_positions_at"] = at.into();
+        Ok(options)
+    }
+
     /// What the report says about the run beside its games.
     pub fn setup(&self) -> ReportSetup {
         ReportSetup {
@@ -283,9 +291,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             files.push((csv.clone(), now.clone()));
         }
         if let (Some(saved), Some(at)) = (&args.save_positions, args.save_positions_at) {
-            let mut o = now.clone();
-            o["save_positions_at"] = at.into();
-            files.push((saved.join(RESULTS_CSV), o));
+            files.push((saved.join(RESULTS_CSV), args.saved_options(at)?));
         }
         for (csv, options) in &files {
             if let Some(lines) = carry_over_grown_folder(csv, options, dir)? {
@@ -644,8 +650,7 @@ impl PositionSaver {
                 dir.display()
             )
         })?;
-        let mut options = args.csv_options()?;
-        options["save_positions_at"] = at.into();
+        let options = args.saved_options(at)?;
         let path = dir.join(RESULTS_CSV);
         // A resumed run keeps the lines of the games it does not play again (they are in its
         // --games-csv, and their positions are in the folder).
