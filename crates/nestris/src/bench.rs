@@ -202,14 +202,6 @@ impl BenchArgs {
         Ok(v)
     }
 
-    /// The options a `--save-positions` folder's results.csv records: the run's, with the
-    /// line count it saves at.
-    fn saved_options(&self, at: u32) -> anyhow::Result<serde_json::Value> {
-        let mut options = self.csv_options()?;
-        options["save_positions_at"] = at.into();
-        Ok(options)
-    }
-
     /// What the report says about the run beside its games.
     pub fn setup(&self) -> ReportSetup {
         ReportSetup {
@@ -291,10 +283,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             files.push((csv.clone(), now.clone()));
         }
         if let (Some(saved), Some(at)) = (&args.save_positions, args.save_positions_at) {
-            files.push((saved.join(RESULTS_CSV), args.saved_options(at)?));
+            files.push((saved.join(RESULTS_CSV), saved_options(now.clone(), at)));
         }
+        let folder = dir.join(RESULTS_CSV);
+        let results = crate::readlimit::read(&folder, crate::readlimit::max::LARGE)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", folder.display()))?;
         for (csv, options) in &files {
-            if let Some(lines) = carry_over_grown_folder(csv, options, dir)? {
+            if let Some(lines) = carry_over_grown_folder(csv, options, &results)? {
                 eprintln!(
                     "resume: {} is not as it was when {} was started (it has grown, its options line was rewritten, or an earlier version recorded it); the games played from its first {lines} lines (unchanged) stand, and the file now records the folder as it is",
                     dir.join(RESULTS_CSV).display(),
@@ -402,6 +397,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
 /// The file of a `--save-positions` folder with every game's line (the games CSV format).
 pub const RESULTS_CSV: &str = "results.csv";
 
+/// The options a `--save-positions` folder's results.csv records: the run's `options`
+/// ([`BenchArgs::csv_options`]), with the line count it saves at.
+fn saved_options(mut options: serde_json::Value, at: u32) -> serde_json::Value {
+    options["save_positions_at"] = at.into();
+    options
+}
+
 /// Everything after the first line of `bytes` (all of it without a newline).
 fn after_first_line(bytes: &[u8]) -> &[u8] {
     bytes
@@ -412,7 +414,7 @@ fn after_first_line(bytes: &[u8]) -> &[u8] {
 
 /// `--resume` of a `--continue` run whose folder has grown since the run began, its saving
 /// run resumed for more games (a chain extended from its first stage). The run's CSV `csv`
-/// records the folder's results.csv by the CRC of its games' lines (all but the options
+/// records the folder's results.csv (`results`, as it is now) by the CRC of its games' lines (all but the options
 /// line, which the same carrying over rewrites in a chain's later folders; a CSV written
 /// before that records the CRC of the whole file). When that CRC is the one of the folder's
 /// first lines now (ended by a newline), and every other option is as `now`, the games the
@@ -423,7 +425,7 @@ fn after_first_line(bytes: &[u8]) -> &[u8] {
 fn carry_over_grown_folder(
     csv: &std::path::Path,
     now: &serde_json::Value,
-    dir: &std::path::Path,
+    results: &[u8],
 ) -> anyhow::Result<Option<usize>> {
     use nestris_session::gamecsv::OPTIONS_PREFIX;
     let Ok(text) = crate::readlimit::read_to_string(csv, crate::readlimit::max::LARGE) else {
@@ -451,15 +453,12 @@ fn carry_over_grown_folder(
     if &recorded != now {
         return Ok(None);
     }
-    let folder = dir.join(RESULTS_CSV);
-    let bytes = crate::readlimit::read(&folder, crate::readlimit::max::LARGE)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", folder.display()))?;
     // The CRC of the first lines, as this version records it (from the second line on) and
     // as earlier versions did (from the first).
     let mut whole = crc32fast::Hasher::new();
     let mut games = crc32fast::Hasher::new();
     let mut found = None;
-    for (n, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+    for (n, line) in results.split_inclusive(|&b| b == b'\n').enumerate() {
         if line.last() != Some(&b'\n') {
             break;
         }
@@ -650,7 +649,7 @@ impl PositionSaver {
                 dir.display()
             )
         })?;
-        let options = args.saved_options(at)?;
+        let options = saved_options(args.csv_options()?, at);
         let path = dir.join(RESULTS_CSV);
         // A resumed run keeps the lines of the games it does not play again (they are in its
         // --games-csv, and their positions are in the folder).
