@@ -178,8 +178,8 @@ pub enum BoardsError {
     },
 }
 
-/// Why a burn was made, from the board the piece that made it spawned on. The well is the
-/// rightmost column (the default AI's well before level 39).
+/// Why a burn was made, from the board the piece that made it spawned on, around the census's
+/// well column for the board's level band ([`Census::well`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BurnCause {
     /// A hole under a filled cell in one of the nine columns beside the well: digging.
@@ -188,7 +188,7 @@ pub enum BurnCause {
     WellCovered,
     /// No hole, but a column beside the well as tall as the census's `tall` rows or more.
     Tall,
-    /// No hole, lower than `tall`, and the column next to the well 3 or more rows below its
+    /// No hole, lower than `tall`, and a column next to the well 3 or more rows below its
     /// other neighbour: a second well beside the well.
     SecondWell,
     /// A clean, low stack: none of the above.
@@ -218,35 +218,80 @@ impl BurnCause {
     }
 
     /// The cause of a burn made from `rows` (20 rows from the top, bit `x` for column `x`),
-    /// a stack counting as tall from `tall` rows.
-    pub fn of(rows: &[u16; 20], tall: u32) -> BurnCause {
-        let mut h = [0u32; 10];
+    /// a stack counting as tall from `tall` rows, the well in column `well` (0..=9).
+    pub fn of(rows: &[u16; 20], tall: u32, well: usize) -> BurnCause {
+        let h = heights(rows);
         let (mut stack_holes, mut well_holes) = (false, false);
-        for (x, hx) in h.iter_mut().enumerate() {
-            let mut top = None;
-            for (y, &r) in rows.iter().enumerate() {
-                if r >> x & 1 == 1 {
-                    top.get_or_insert(y);
-                } else if top.is_some() {
-                    if x == 9 {
-                        well_holes = true;
-                    } else {
-                        stack_holes = true;
-                    }
+        for (x, &hx) in h.iter().enumerate() {
+            let top = 20 - hx as usize;
+            if rows[top..].iter().any(|&r| r >> x & 1 == 0) {
+                if x == well {
+                    well_holes = true;
+                } else {
+                    stack_holes = true;
                 }
             }
-            *hx = top.map_or(0, |y| 20 - y as u32);
         }
+        // A column beside the well 3 or more rows below its other neighbour (a wall is no
+        // neighbour).
+        let second_well = [well.wrapping_sub(1), well + 1].into_iter().any(|n| {
+            let outer = if n < well { n.wrapping_sub(1) } else { n + 1 };
+            n < 10 && outer < 10 && h[outer] >= h[n] + 3
+        });
         if stack_holes {
             BurnCause::StackHoles
         } else if well_holes {
             BurnCause::WellCovered
-        } else if h[..9].iter().any(|&hx| hx >= tall) {
+        } else if (0..10).any(|x| x != well && h[x] >= tall) {
             BurnCause::Tall
-        } else if h[7] >= h[8] + 3 {
+        } else if second_well {
             BurnCause::SecondWell
         } else {
             BurnCause::Clean
+        }
+    }
+}
+
+/// The height of each column of `rows` (20 rows from the top, bit `x` for column `x`): the
+/// rows from the floor to its highest filled cell.
+fn heights(rows: &[u16; 20]) -> [u32; 10] {
+    std::array::from_fn(|x| {
+        rows.iter()
+            .position(|&r| r >> x & 1 == 1)
+            .map_or(0, |y| 20 - y as u32)
+    })
+}
+
+/// The well as an I piece finds it when it spawns: open or not, and the Tetris-ready rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WellAtI {
+    /// The well column stands below its lower neighbour (a wall counts as no neighbour).
+    pub open: bool,
+    /// The rows full but for the well column, counted up from the well's bottom (the lowest
+    /// cell of the well column open to the top), as far as they go.
+    pub ready: u32,
+}
+
+impl WellAtI {
+    /// The well of `rows` (20 rows from the top, bit `x` for column `x`) in column `well`.
+    pub fn of(rows: &[u16; 20], well: usize) -> WellAtI {
+        let h = heights(rows);
+        let lower = [well.wrapping_sub(1), well + 1]
+            .into_iter()
+            .filter(|&n| n < 10)
+            .map(|n| h[n])
+            .min()
+            .unwrap_or(0);
+        let bottom = 20 - h[well] as usize; // the first row below the well's open cells
+        let full_but_well = 0x3ff & !(1u16 << well);
+        let ready = rows[..bottom]
+            .iter()
+            .rev()
+            .take_while(|&&r| r == full_but_well)
+            .count() as u32;
+        WellAtI {
+            open: h[well] < lower,
+            ready,
         }
     }
 }
@@ -269,6 +314,13 @@ pub struct BandCounts {
     pub tetris_lines: u64,
     /// Lines burned (singles, doubles, triples), by [`BurnCause::ALL`] (`cause as usize`).
     pub burned: [u64; 5],
+    /// I pieces spawned in the band.
+    pub i_pieces: u64,
+    /// Of them, those that found no open well ([`WellAtI::open`]).
+    pub i_no_well: u64,
+    /// Of them, by the Tetris-ready rows they found ([`WellAtI::ready`]): none, 1-3, 4 or
+    /// more.
+    pub i_ready: [u64; 3],
 }
 
 impl BandCounts {
@@ -289,6 +341,8 @@ pub struct Census {
     pub topped_out: u64,
     /// The rows from which a stack counts as tall.
     pub tall: u32,
+    /// The well's column from level 39 on (the rightmost, 9, before).
+    pub well_39: usize,
     /// Counts for each of [`BANDS`].
     pub bands: [BandCounts; 4],
 }
@@ -559,10 +613,17 @@ pub fn read_games<R: BufRead>(
 }
 
 /// Reads a boards file (`file` names it in errors) and counts where its lines went, a stack
-/// counting as tall from `tall` rows. Every line is checked, as [`read_games`] checks them.
-pub fn census<R: BufRead>(file: &str, reader: R, tall: u32) -> Result<Census, BoardsError> {
+/// counting as tall from `tall` rows, the well in the rightmost column before level 39 and
+/// in column `well_39` (0..=9) from it. Every line is checked, as [`read_games`] checks them.
+pub fn census<R: BufRead>(
+    file: &str,
+    reader: R,
+    tall: u32,
+    well_39: usize,
+) -> Result<Census, BoardsError> {
     let mut out = Census {
         tall,
+        well_39: well_39.min(9),
         ..Census::default()
     };
     out.boards = read_games(file, reader, |boards, end| {
@@ -572,12 +633,23 @@ pub fn census<R: BufRead>(file: &str, reader: R, tall: u32) -> Result<Census, Bo
                 .iter()
                 .position(|&(_, lo, hi)| (lo..=hi).contains(&b.level))
                 .expect("the bands cover 0..=255");
+            let well = out.well(band);
             let c = &mut out.bands[band];
             c.pieces += 1;
             match lines.abs_diff(b.lines) {
                 0 => {}
                 4 => c.tetris_lines += 4,
-                n => c.burned[BurnCause::of(&b.rows, tall) as usize] += n as u64,
+                n => c.burned[BurnCause::of(&b.rows, tall, well) as usize] += n as u64,
+            }
+            if b.current == b'I' {
+                let w = WellAtI::of(&b.rows, well);
+                c.i_pieces += 1;
+                c.i_no_well += u64::from(!w.open);
+                c.i_ready[match w.ready {
+                    0 => 0,
+                    1..=3 => 1,
+                    _ => 2,
+                }] += 1;
             }
         }
         out.games += 1;
@@ -635,12 +707,23 @@ pub fn value_samples<R: BufRead>(
 }
 
 impl Census {
+    /// The well's column in band `band` of [`BANDS`]: the rightmost before level 39,
+    /// [`Census::well_39`] from it.
+    pub fn well(&self, band: usize) -> usize {
+        if band == 3 {
+            self.well_39
+        } else {
+            9
+        }
+    }
+
     /// The census as a table: per level band, the pieces, lines, the share of lines in
-    /// Tetrises, and each cause's share of the burned lines.
+    /// Tetrises, and each cause's share of the burned lines; then the I pieces and the well
+    /// they found.
     pub fn table(&self) -> String {
         let mut s = format!(
-            "games {}, boards {}, topped out {}; a stack is tall from {} rows; the well is the rightmost column\n",
-            self.games, self.boards, self.topped_out, self.tall
+            "games {}, boards {}, topped out {}; a stack is tall from {} rows; the well is the rightmost column, column {} (0-9 from the left) from level 39\n",
+            self.games, self.boards, self.topped_out, self.tall, self.well_39
         );
         let _ = write!(
             s,
@@ -676,6 +759,26 @@ impl Census {
                 let _ = write!(s, " {:>19}", format!("{n} ({})", pct(n, burned)));
             }
             s.push('\n');
+        }
+        let _ = writeln!(
+            s,
+            "\n{:<13} {:>9} {:>8} {:>10} {:>10} {:>10}",
+            "the I pieces", "spawned", "no well", "0 ready", "1-3 ready", "4+ ready"
+        );
+        for (&(name, _, _), b) in BANDS.iter().zip(&self.bands) {
+            if b.i_pieces == 0 {
+                continue;
+            }
+            let pct = |n: u64| format!("{:.0}%", 100.0 * n as f64 / b.i_pieces as f64);
+            let _ = writeln!(
+                s,
+                "{name:<13} {:>9} {:>8} {:>10} {:>10} {:>10}",
+                b.i_pieces,
+                pct(b.i_no_well),
+                pct(b.i_ready[0]),
+                pct(b.i_ready[1]),
+                pct(b.i_ready[2])
+            );
         }
         s
     }
@@ -736,7 +839,7 @@ mod tests {
             assert!("TJZOSLI".contains(b[5]) && "TJZOSLI".contains(b[6]));
         }
         // The census reads it back and finds every line the game cleared, once.
-        let c = census("rec", format!("{HEADER}\n{text}").as_bytes(), 10).unwrap();
+        let c = census("rec", format!("{HEADER}\n{text}").as_bytes(), 10, 5).unwrap();
         assert_eq!((c.games, c.boards), (1, r.pieces as u64));
         assert_eq!(c.bands[0].pieces, r.pieces as u64);
         assert_eq!(c.bands[0].lines(), r.lines as u64);
@@ -832,11 +935,74 @@ mod tests {
             ),
         ] {
             assert_eq!(
-                BurnCause::of(&board(drawn), tall),
+                BurnCause::of(&board(drawn), tall, 9),
                 cause,
                 "{drawn:?} tall {tall}"
             );
         }
+    }
+
+    #[test]
+    fn the_well_an_i_piece_finds() {
+        for (drawn, well, open, ready) in [
+            (&["#########.", "#########."][..], 9, true, 2),
+            (&["#####.####"; 4][..], 5, true, 4),
+            (&["#####.####"; 5][..], 5, true, 5),
+            (&["#########.", "####.####.", "#########."][..], 9, true, 1),
+            // Covered: the ready rows under the cover are not counted.
+            (&[".........#", "#########.", "#########."][..], 9, false, 0),
+            (&["....######", "##########"][..], 9, false, 0),
+            // Above its lower neighbour: no well.
+            (&["####.##...", "##########"][..], 5, false, 0),
+            // Two rows deep beside the lower neighbour: open, one ready row under it.
+            (&["#####.#...", "#####.####"][..], 5, true, 1),
+            (&[][..], 0, false, 0),
+        ] {
+            assert_eq!(
+                WellAtI::of(&board(drawn), well),
+                WellAtI { open, ready },
+                "{drawn:?} well {well}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_middle_well_has_a_second_well_on_either_side() {
+        use BurnCause::*;
+        for (drawn, cause) in [
+            (&["#####.####"][..], Clean),
+            (&["####..####", "####..####", "####..####", "#####.####"][..], SecondWell),
+            (&["#####..###", "#####..###", "#####..###", "#####.####"][..], SecondWell),
+            (&["#####..###", "#####..###", "#####.####"][..], Clean),
+            (&["#####.####", "####.#####"][..], StackHoles),
+            (&["##########", "#####.####"][..], WellCovered),
+        ] {
+            assert_eq!(BurnCause::of(&board(drawn), 10, 5), cause, "{drawn:?}");
+        }
+    }
+
+    #[test]
+    fn a_census_reads_the_double_killscreens_well_in_its_column() {
+        let b = |piece: u32, level: u8, lines: u32, cur: &str, next: &str, rows: &[&str]| {
+            let hex: String = board(rows).iter().map(|r| format!("{r:03x}")).collect();
+            format!("0,{piece},{level},{lines},0,{cur},{next},{hex}\n")
+        };
+        let ready = ["#####.####"; 4];
+        let text = format!(
+            "{HEADER}\n{}{}{}0,end,39,334,0,stopped,,\n",
+            b(1, 38, 329, "I", "I", &["#########."; 4]),
+            b(2, 39, 330, "I", "T", &ready),
+            b(3, 39, 334, "T", "O", &[]),
+        );
+        let c = census("f", text.as_bytes(), 10, 5).unwrap();
+        // Level 38 reads the well in the rightmost column, level 39 in column 5.
+        assert_eq!((c.bands[2].i_pieces, c.bands[2].i_ready), (1, [0, 0, 1]));
+        assert_eq!((c.bands[3].i_pieces, c.bands[3].i_ready), (1, [0, 0, 1]));
+        assert_eq!((c.bands[3].i_no_well, c.bands[3].tetris_lines), (0, 4));
+        // Read with the rightmost column from level 39 too, the middle well is no well.
+        let c9 = census("f", text.as_bytes(), 10, 9).unwrap();
+        assert_eq!((c9.bands[3].i_no_well, c9.bands[3].i_ready), (1, [1, 0, 0]));
+        assert!(c.table().contains("4+ ready"), "{}", c.table());
     }
 
     #[test]
@@ -854,7 +1020,7 @@ mod tests {
             b(0, 2, 1, "J", "I", &single),
             b(0, 3, 1, "I", "O", &empty),
         );
-        let c = census("f", good.as_bytes(), 10).unwrap();
+        let c = census("f", good.as_bytes(), 10, 5).unwrap();
         assert_eq!((c.games, c.boards, c.topped_out), (2, 3, 1));
         assert_eq!(c.bands[0].pieces, 3);
         assert_eq!(c.bands[0].tetris_lines, 4);
@@ -921,7 +1087,7 @@ mod tests {
             ),
         ];
         for (text, expect) in cases {
-            let e = census("f", text.as_bytes(), 10).unwrap_err().to_string();
+            let e = census("f", text.as_bytes(), 10, 5).unwrap_err().to_string();
             assert!(e.contains(expect), "{expect:?} not in {e:?}");
         }
     }

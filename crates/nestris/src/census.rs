@@ -7,9 +7,10 @@ use std::process::ExitCode;
 /// Where the lines of recorded games went: per level band (to 18, 19-28, 29-38, 39 on), the
 /// pieces, lines, the share of lines cleared by Tetrises, and the burned lines (singles,
 /// doubles, triples) by the board the piece that made them spawned on: holes in the stack,
-/// the well covered, a tall stack, a second well beside the well, or a clean low stack. The
-/// well is the rightmost column. Reads a `bench --record-boards FILE` file, checking every
-/// line.
+/// the well covered, a tall stack, a second well beside the well, or a clean low stack; then
+/// the I pieces, with the share that found no open well and the Tetris-ready rows they found.
+/// The well is the rightmost column before level 39 (the default AI's), and `--well-39`
+/// from it. Reads a `bench --record-boards FILE` file, checking every line.
 #[derive(Debug, Clone, clap::Args)]
 pub struct CensusArgs {
     /// The boards file (`bench --record-boards FILE`).
@@ -17,6 +18,11 @@ pub struct CensusArgs {
     /// A stack counts as tall from this many rows (its tallest column beside the well).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub tall: u32,
+    /// The well's column from level 39 on, 0-9 from the left: 5, the default, is the default
+    /// AI's well under the double killscreen (the field's format); 9 reads those boards as the
+    /// earlier bands are read.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=9))]
+    pub well_39: u8,
 }
 
 /// Runs `nestris census`.
@@ -24,7 +30,12 @@ pub fn run(args: &CensusArgs) -> anyhow::Result<ExitCode> {
     let name = args.file.display().to_string();
     let file = std::fs::File::open(&args.file)
         .map_err(|e| anyhow::anyhow!("census: cannot read {name}: {e}"))?;
-    let c = nestris_session::boards::census(&name, std::io::BufReader::new(file), args.tall)?;
+    let c = nestris_session::boards::census(
+        &name,
+        std::io::BufReader::new(file),
+        args.tall,
+        usize::from(args.well_39),
+    )?;
     print!("{}", c.table());
     Ok(ExitCode::SUCCESS)
 }
