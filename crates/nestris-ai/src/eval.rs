@@ -1362,6 +1362,25 @@ mod tests {
     }
 
     #[test]
+    fn every_shipped_weights_file_parses_and_names_itself() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights");
+        let mut read = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().and_then(|e| e.to_str()) != Some("toml") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let w = Weights::from_toml(&text)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let stem = path.file_stem().unwrap().to_str().unwrap();
+            assert_eq!(w.name, stem, "{}: the name line", path.display());
+            read += 1;
+        }
+        assert!(read >= 3, "{read} weights files in {}", dir.display());
+    }
+
+    #[test]
     fn the_surface_feature_reads_the_table_beside_the_well() {
         // Heights 3 1 2 0 1 1 1 2 0 1, the well on the right: columns 0-8 make the surface.
         let b = board!["..........", "#.........", "#.#....#..", "###.####.#",];
