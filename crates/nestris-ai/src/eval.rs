@@ -1371,8 +1371,7 @@ mod tests {
                 continue;
             }
             let text = std::fs::read_to_string(&path).unwrap();
-            let w = Weights::from_toml(&text)
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let w = Weights::from_toml(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let stem = path.file_stem().unwrap().to_str().unwrap();
             assert_eq!(w.name, stem, "{}: the name line", path.display());
             read += 1;

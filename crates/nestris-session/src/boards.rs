@@ -220,7 +220,7 @@ impl BurnCause {
     /// The cause of a burn made from `rows` (20 rows from the top, bit `x` for column `x`),
     /// a stack counting as tall from `tall` rows, the well in column `well` (0..=9).
     pub fn of(rows: &[u16; 20], tall: u32, well: usize) -> BurnCause {
-        let h = heights(rows);
+        let h = board_of(rows).heights();
         let (mut stack_holes, mut well_holes) = (false, false);
         for (x, &hx) in h.iter().enumerate() {
             let top = 20 - hx as usize;
@@ -252,14 +252,12 @@ impl BurnCause {
     }
 }
 
-/// The height of each column of `rows` (20 rows from the top, bit `x` for column `x`): the
-/// rows from the floor to its highest filled cell.
-fn heights(rows: &[u16; 20]) -> [u32; 10] {
-    std::array::from_fn(|x| {
-        rows.iter()
-            .position(|&r| r >> x & 1 == 1)
-            .map_or(0, |y| 20 - y as u32)
-    })
+/// The AI's board of recorded `rows` (20 rows from the top, bit `x` for column `x`), its two
+/// hidden rows empty.
+fn board_of(rows: &[u16; 20]) -> nestris_ai::Board {
+    let mut board = nestris_ai::Board::new();
+    board.rows[2..].copy_from_slice(rows);
+    board
 }
 
 /// The well as an I piece finds it when it spawns: open or not, and the Tetris-ready rows.
@@ -275,23 +273,17 @@ pub struct WellAtI {
 impl WellAtI {
     /// The well of `rows` (20 rows from the top, bit `x` for column `x`) in column `well`.
     pub fn of(rows: &[u16; 20], well: usize) -> WellAtI {
-        let h = heights(rows);
+        let board = board_of(rows);
+        let h = board.heights();
         let lower = [well.wrapping_sub(1), well + 1]
             .into_iter()
             .filter(|&n| n < 10)
             .map(|n| h[n])
             .min()
             .unwrap_or(0);
-        let bottom = 20 - h[well] as usize; // the first row below the well's open cells
-        let full_but_well = 0x3ff & !(1u16 << well);
-        let ready = rows[..bottom]
-            .iter()
-            .rev()
-            .take_while(|&&r| r == full_but_well)
-            .count() as u32;
         WellAtI {
             open: h[well] < lower,
-            ready,
+            ready: board.ready_rows(well, h[well]) as u32,
         }
     }
 }
@@ -692,8 +684,7 @@ pub fn value_samples<R: BufRead>(
             {
                 continue;
             }
-            let mut board = nestris_ai::Board::new();
-            board.rows[2..].copy_from_slice(&b.rows);
+            let board = board_of(&b.rows);
             let entries =
                 nestris_ai::value::entries(&board, &board.columns(), &board.heights(), filter.well);
             out.push(nestris_ai::value::Sample {
