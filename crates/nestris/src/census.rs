@@ -18,11 +18,18 @@ pub struct CensusArgs {
     /// A stack counts as tall from this many rows (its tallest column beside the well).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub tall: u32,
-    /// The well's column from level 39 on, 0-9 from the left: 5, the default, is the default
-    /// AI's well under the double killscreen (the field's format); 9 reads those boards as the
-    /// earlier bands are read.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=9))]
+    /// The well's column from level 39 on, 0-9 from the left. The default is the default AI's
+    /// well under the double killscreen (the field's format; its weights' `well_column`); 9
+    /// reads those boards as the earlier bands are read.
+    #[arg(long, default_value_t = default_well_39(), value_parser = clap::value_parser!(u8).range(0..=9))]
     pub well_39: u8,
+}
+
+/// The default AI's well under the double killscreen: the `[double_killscreen]` table's
+/// `well_column` in the default weights (the rightmost column if it had no such table).
+fn default_well_39() -> u8 {
+    let w = nestris_ai::Weights::default();
+    w.double_killscreen.map_or(w.well_column, |d| d.well_column)
 }
 
 /// Runs `nestris census`.
