@@ -182,6 +182,8 @@ fn fields(s: &str, keys: &[&str]) -> Vec<String> {
 fn double_killscreen_games_record_and_replay() {
     let dir = scratch("double-killscreen");
     let file = dir.join("dk.rep");
+    let row16 =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../nestris-ai/weights/row16.toml");
     let out = run(&[
         "watch",
         "--headless",
@@ -194,10 +196,13 @@ fn double_killscreen_games_record_and_replay() {
         "1",
         "--max-frames",
         "20000",
-        // Without playouts, so that the game ends within those frames (with them it lives
-        // longer than 20,000 frames here).
+        // Without playouts, and with row 16's double killscreen table rather than the
+        // default's, so that the game ends within those frames (with the playouts, or row
+        // 18's well in column 2, it lives longer than 20,000 frames here).
         "--rollout-locks",
         "0",
+        "--weights",
+        row16.to_str().unwrap(),
         "--record",
         file.to_str().unwrap(),
     ]);
