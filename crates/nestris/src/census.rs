@@ -25,11 +25,10 @@ pub struct CensusArgs {
     pub well_39: u8,
 }
 
-/// The default AI's well under the double killscreen: the `[double_killscreen]` table's
-/// `well_column` in the default weights (the rightmost column if it had no such table).
+/// The default AI's well under the double killscreen: the `well_column` of the default
+/// weights' table in force at level 39 there.
 fn default_well_39() -> u8 {
-    let w = nestris_ai::Weights::default();
-    w.double_killscreen.map_or(w.well_column, |d| d.well_column)
+    nestris_ai::Weights::default().at(39, true).well_column
 }
 
 /// Runs `nestris census`.
