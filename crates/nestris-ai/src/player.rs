@@ -184,7 +184,13 @@ pub struct AiConfig {
     /// Pieces placed in each playout after the current one, the next piece first. Each is
     /// placed at its best one-piece cost; a playout is worth the move costs on its way plus
     /// the cost of the board it ends on, or [`AiConfig::rollout_death`] if it tops out.
+    /// Under the double killscreen [`AiConfig::rollout_depth_double_killscreen`] takes its
+    /// place.
     pub rollout_depth: usize,
+    /// Pieces placed in each playout where the piece falls two rows a frame (the double
+    /// killscreen, a departure, from level 39 when the game has it on), in place of
+    /// [`AiConfig::rollout_depth`].
+    pub rollout_depth_double_killscreen: usize,
     /// What a playout that tops out costs (in the evaluation's units).
     pub rollout_death: f64,
     /// Playouts are used for blind decisions from this level on.
@@ -224,6 +230,7 @@ impl Default for AiConfig {
             rollouts: 16,
             rollouts_double_killscreen: 32,
             rollout_depth: 6,
+            rollout_depth_double_killscreen: 6,
             rollout_death: 100_000.0,
             rollout_from_level: 29,
             rollout_burns: 1.0,
@@ -920,6 +927,16 @@ impl Ai {
         }
     }
 
+    /// Pieces a playout places at `level`: [`AiConfig::rollout_depth_double_killscreen`]
+    /// where the piece falls two rows a frame, [`AiConfig::rollout_depth`] elsewhere.
+    fn rollout_depth(&self, level: u8) -> usize {
+        if two_rows_a_frame(level, self.double_killscreen) {
+            self.cfg.rollout_depth_double_killscreen
+        } else {
+            self.cfg.rollout_depth
+        }
+    }
+
     /// Values per lock and next piece from greedy playouts (see [`AiConfig::rollout_locks`])
     /// for the best `rollout_locks` locks by the expected two-piece value; the other locks are
     /// left out (`TOP_OUT`).
@@ -1071,9 +1088,10 @@ impl Ai {
 
     /// [`AiConfig::rollouts`] (under the double killscreen
     /// [`AiConfig::rollouts_double_killscreen`]) piece sequences of [`AiConfig::rollout_depth`]
-    /// pieces starting with `first`, the others drawn with the picker's transition probabilities.
+    /// (there [`AiConfig::rollout_depth_double_killscreen`]) pieces starting with `first`, the
+    /// others drawn with the picker's transition probabilities.
     fn sequences(&self, first: PieceKind, rng: &mut SplitMix64) -> Vec<Vec<PieceKind>> {
-        let depth = self.cfg.rollout_depth.max(1);
+        let depth = self.rollout_depth(self.root.timing.level).max(1);
         (0..self.rollout_count(self.root.timing.level))
             .map(|_| {
                 let mut seq = Vec::with_capacity(depth);

@@ -232,16 +232,18 @@ fn playouts_are_deterministic_and_change_decisions() {
     }
 }
 
-/// `rollouts_double_killscreen` sets the playouts' count where the piece falls two rows a
-/// frame, and only there: at level 29, or at level 39 without the double killscreen, it
-/// changes nothing; at level 39 with it, it changes the game, which `rollouts` then does not.
+/// `rollouts_double_killscreen` and `rollout_depth_double_killscreen` set the playouts' count
+/// and length where the piece falls two rows a frame, and only there: at level 29, or at
+/// level 39 without the double killscreen, they change nothing; at level 39 with it, they
+/// change the game, which `rollouts` and `rollout_depth` then do not.
 #[test]
-fn the_double_killscreen_has_its_own_playout_count() {
-    let cfg = |r: usize, rd: usize| AiConfig {
+fn the_double_killscreen_has_its_own_playout_count_and_depth() {
+    let cfg = |r: usize, rd: usize, d: usize, dd: usize| AiConfig {
         rollout_locks: 4,
         rollouts: r,
         rollouts_double_killscreen: rd,
-        rollout_depth: 3,
+        rollout_depth: d,
+        rollout_depth_double_killscreen: dd,
         ..AiConfig::default()
     };
     let play = |level: u8, double: bool, c: AiConfig| {
@@ -250,15 +252,20 @@ fn the_double_killscreen_has_its_own_playout_count() {
         inputs_of(g, &mut Ai::new(c), 2000).0
     };
     for (level, double) in [(29u8, true), (39, false), (39, true)] {
-        let base = play(level, double, cfg(2, 2));
-        let own = play(level, double, cfg(2, 5)) != base;
-        let other = play(level, double, cfg(5, 2)) != base;
+        let base = play(level, double, cfg(2, 2, 3, 3));
         let two_rows = level >= 39 && double;
-        assert_eq!(
-            (own, other),
-            (two_rows, !two_rows),
-            "level {level}, double killscreen {double}: which count changed the game"
-        );
+        for (what, own, other) in [
+            ("count", cfg(2, 5, 3, 3), cfg(5, 2, 3, 3)),
+            ("depth", cfg(2, 2, 3, 6), cfg(2, 2, 6, 3)),
+        ] {
+            let own = play(level, double, own) != base;
+            let other = play(level, double, other) != base;
+            assert_eq!(
+                (own, other),
+                (two_rows, !two_rows),
+                "level {level}, double killscreen {double}: which {what} changed the game"
+            );
+        }
     }
 }
 

@@ -408,9 +408,15 @@ pub struct AiOptions {
     /// double killscreen, from level 39 when it is on; a departure), in place of `--rollouts`.
     #[arg(long, default_value_t = AiConfig::default().rollouts_double_killscreen)]
     pub rollouts_double_killscreen: usize,
-    /// Pieces placed in each playout, the next piece first (1..=64).
+    /// Pieces placed in each playout, the next piece first (1..=64), except under the double
+    /// killscreen (`--rollout-depth-double-killscreen`).
     #[arg(long, default_value_t = AiConfig::default().rollout_depth)]
     pub rollout_depth: usize,
+    /// Pieces placed in each playout where the piece falls two rows a frame (the double
+    /// killscreen, from level 39 when it is on; a departure), in place of `--rollout-depth`
+    /// (1..=64).
+    #[arg(long, default_value_t = AiConfig::default().rollout_depth_double_killscreen)]
+    pub rollout_depth_double_killscreen: usize,
     /// The level from which blind decisions use playouts.
     #[arg(long, default_value_t = AiConfig::default().rollout_from_level)]
     pub rollout_from_level: u8,
@@ -460,6 +466,10 @@ impl AiOptions {
                 self.rollouts_double_killscreen,
             ),
             ("--rollout-depth", self.rollout_depth),
+            (
+                "--rollout-depth-double-killscreen",
+                self.rollout_depth_double_killscreen,
+            ),
             ("--rollout-refine", self.rollout_refine),
         ] {
             if v > 64 {
@@ -487,6 +497,9 @@ impl AiOptions {
         if self.rollout_depth == 0 {
             bail!("--rollout-depth 0 is out of range (1..=64 pieces; --rollout-locks 0 turns playouts off)");
         }
+        if self.rollout_depth_double_killscreen == 0 {
+            bail!("--rollout-depth-double-killscreen 0 is out of range (1..=64 pieces; --rollout-locks 0 turns playouts off)");
+        }
         let mut cfg = AiConfig {
             input,
             reaction: self.reaction,
@@ -502,6 +515,7 @@ impl AiOptions {
             rollouts: self.rollouts,
             rollouts_double_killscreen: self.rollouts_double_killscreen,
             rollout_depth: self.rollout_depth,
+            rollout_depth_double_killscreen: self.rollout_depth_double_killscreen,
             rollout_from_level: self.rollout_from_level,
             rollout_death: self.rollout_death,
             rollout_burns: self.rollout_burns,
@@ -570,10 +584,12 @@ impl AiOptions {
                 "{} locks x {} x {} pieces from level {}",
                 self.rollout_locks, self.rollouts, self.rollout_depth, self.rollout_from_level
             );
-            if self.rollouts_double_killscreen != self.rollouts {
+            if self.rollouts_double_killscreen != self.rollouts
+                || self.rollout_depth_double_killscreen != self.rollout_depth
+            {
                 s.push_str(&format!(
-                    ", {} under the double killscreen",
-                    self.rollouts_double_killscreen
+                    ", {} x {} pieces under the double killscreen",
+                    self.rollouts_double_killscreen, self.rollout_depth_double_killscreen
                 ));
             }
             if self.rollout_death != AiConfig::default().rollout_death {
