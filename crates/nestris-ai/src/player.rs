@@ -913,27 +913,22 @@ impl Ai {
     /// Whether blind decisions at `level` are valued by playouts.
     fn rollouts_on(&self, level: u8) -> bool {
         self.cfg.rollout_locks > 0
-            && self.rollout_count(level) > 0
+            && self.playout_shape(level).0 > 0
             && level >= self.cfg.rollout_from_level
     }
 
-    /// Playouts per lock and next piece at `level`: [`AiConfig::rollouts_double_killscreen`]
-    /// where the piece falls two rows a frame, [`AiConfig::rollouts`] elsewhere.
-    fn rollout_count(&self, level: u8) -> usize {
+    /// The playouts' shape at `level`, (sequences per lock and next piece, pieces each):
+    /// [`AiConfig::rollouts_double_killscreen`] and
+    /// [`AiConfig::rollout_depth_double_killscreen`] where the piece falls two rows a frame,
+    /// [`AiConfig::rollouts`] and [`AiConfig::rollout_depth`] elsewhere.
+    fn playout_shape(&self, level: u8) -> (usize, usize) {
         if two_rows_a_frame(level, self.double_killscreen) {
-            self.cfg.rollouts_double_killscreen
+            (
+                self.cfg.rollouts_double_killscreen,
+                self.cfg.rollout_depth_double_killscreen,
+            )
         } else {
-            self.cfg.rollouts
-        }
-    }
-
-    /// Pieces a playout places at `level`: [`AiConfig::rollout_depth_double_killscreen`]
-    /// where the piece falls two rows a frame, [`AiConfig::rollout_depth`] elsewhere.
-    fn rollout_depth(&self, level: u8) -> usize {
-        if two_rows_a_frame(level, self.double_killscreen) {
-            self.cfg.rollout_depth_double_killscreen
-        } else {
-            self.cfg.rollout_depth
+            (self.cfg.rollouts, self.cfg.rollout_depth)
         }
     }
 
@@ -1082,7 +1077,7 @@ impl Ai {
             .into_iter()
             .flat_map(|n| self.sequences(n, rng))
             .collect();
-        let shared = shared_prefixes(&seqs, self.rollout_count(self.root.timing.level));
+        let shared = shared_prefixes(&seqs, self.playout_shape(self.root.timing.level).0);
         (seqs, shared)
     }
 
@@ -1091,8 +1086,9 @@ impl Ai {
     /// (there [`AiConfig::rollout_depth_double_killscreen`]) pieces starting with `first`, the
     /// others drawn with the picker's transition probabilities.
     fn sequences(&self, first: PieceKind, rng: &mut SplitMix64) -> Vec<Vec<PieceKind>> {
-        let depth = self.rollout_depth(self.root.timing.level).max(1);
-        (0..self.rollout_count(self.root.timing.level))
+        let (count, depth) = self.playout_shape(self.root.timing.level);
+        let depth = depth.max(1);
+        (0..count)
             .map(|_| {
                 let mut seq = Vec::with_capacity(depth);
                 seq.push(first);
