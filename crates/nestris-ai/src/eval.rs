@@ -10,7 +10,7 @@ use crate::board::{Board, ROWS};
 use crate::search::{BoardBefore, IReachPaths};
 
 /// Every feature, by name, with what it measures. Names are the weights file's keys.
-pub const FEATURES: [(&str, &str); 36] = [
+pub const FEATURES: [(&str, &str); 37] = [
     ("lines_cleared", "lines cleared by the placed pieces"),
     (
         "lock_height",
@@ -123,6 +123,12 @@ pub const FEATURES: [(&str, &str); 36] = [
         "sum over neighbour columns beside the well of the squared rows by which their height \
          difference exceeds 3: the depth the surface table's +-3 clamp does not see",
     ),
+    (
+        "drought_risk",
+        "when the well is 3 or more rows deep (only an I clears it): 100 times the chance that \
+         no I comes among the pieces the stack still holds, the cells below danger_height + 6 \
+         beside the well over four, at the NES picker's chance of an I after another piece",
+    ),
 ];
 
 /// The height of column `x`'s lower neighbour (a wall counts as the other one's height).
@@ -132,6 +138,27 @@ fn lower_neighbour(h: &[u32; 10], x: usize) -> u32 {
         9 => h[8],
         x => h[x - 1].min(h[x + 1]),
     }
+}
+
+/// The `drought_risk` feature: a well 3 or more rows deep waits for an I (any other piece
+/// put in it leaves holes), and the stack beside it holds only so many other pieces before
+/// it tops out. With `n` the empty cells below `danger_height + 6` rows in the nine other
+/// columns over four (the pieces they hold), the chance that none of them is an I is
+/// `q^n`, where `q` is the NES picker's chance of a piece other than an I after a piece
+/// other than an I (1 - 1/8 - 2/8 x 1/7 = 0.8393). The term prices the tail of a drought
+/// that the search's few plies cannot see: a stack that waits on the I is priced by the
+/// room it has left, not by its tallest columns alone (`danger`). In hundredths.
+fn drought_risk(h: &[u32; 10], well: usize, danger_height: f64) -> f64 {
+    if lower_neighbour(h, well).saturating_sub(h[well]) < 3 {
+        return 0.0;
+    }
+    let top = danger_height + 6.0;
+    let room: f64 = (0..10)
+        .filter(|&x| x != well)
+        .map(|x| (top - h[x] as f64).max(0.0))
+        .sum();
+    const NOT_I: f64 = 1.0 - 1.0 / 8.0 - 2.0 / 8.0 / 7.0;
+    100.0 * NOT_I.powf(room / 4.0)
 }
 
 /// Tunable numbers that are not feature weights.
@@ -1126,6 +1153,9 @@ impl Evaluator {
             }
         }
         f[25] = danger;
+        if self.need_ready || w.w[36] != 0.0 {
+            f[36] = drought_risk(&h, well, w.danger_height);
+        }
         // Burns on a low stack: a burn's cost grows with the rows the stack stands below the
         // danger height, where keeping the lines for a Tetris risks nothing.
         f[30] = f[22] * (w.danger_height - maxh as f64).max(0.0);
@@ -1281,6 +1311,37 @@ mod tests {
         let mut w = Weights::zero("params");
         w.well_column = well;
         Evaluator::features(b, &MoveSummary::default(), &w)[idx(name)]
+    }
+
+    /// `drought_risk`: nothing while the well is under 3 rows deep; with a deep well, the
+    /// chance of no I among the pieces the stack holds below danger_height + 6 rows.
+    #[test]
+    fn drought_risk_prices_the_room_left_while_the_well_waits_for_an_i() {
+        let q: f64 = 1.0 - 1.0 / 8.0 - 2.0 / 8.0 / 7.0;
+        // Danger height 12 (Weights::zero): the top is 18 rows.
+        assert_eq!(
+            feat(&Board::from_rows_bottom(&["#########."; 2]), "drought_risk"),
+            0.0
+        );
+        let four = Board::from_rows_bottom(&["#########."; 4]);
+        let want = 100.0 * q.powf(9.0 * 14.0 / 4.0);
+        assert!((feat(&four, "drought_risk") - want).abs() < 1e-9);
+        // Twelve rows: the room is 9 x 6 cells; the risk grows as the stack rises.
+        let twelve = Board::from_rows_bottom(&["#########."; 12]);
+        let want = 100.0 * q.powf(9.0 * 6.0 / 4.0);
+        assert!((feat(&twelve, "drought_risk") - want).abs() < 1e-9);
+        assert!(feat(&twelve, "drought_risk") > feat(&four, "drought_risk"));
+        // Above the top a column holds nothing more (no negative room).
+        let full = Board::from_rows_bottom(&["#########."; 19]);
+        assert!((feat(&full, "drought_risk") - 100.0).abs() < 1e-9);
+        // The well's own column: a shallow one (2 rows) waits for nothing.
+        let mut rows = vec!["#########."; 2];
+        rows.extend(vec!["##########"; 6]);
+        assert_eq!(feat(&Board::from_rows_bottom(&rows), "drought_risk"), 0.0);
+        // Another well column.
+        let b = Board::from_rows_bottom(&["#####.####"; 5]);
+        let want = 100.0 * q.powf(9.0 * 13.0 / 4.0);
+        assert!((feat_well(&b, "drought_risk", 5) - want).abs() < 1e-9);
     }
 
     /// `excess_ready` counts the ready rows from the open well's bottom up, beyond four.
