@@ -127,7 +127,7 @@ pub const FEATURES: [(&str, &str); 37] = [
         "drought_risk",
         "when the well is 3 or more rows deep (only an I clears it): 100 times the chance that \
          no I comes among the pieces the stack still holds, the cells below danger_height + 6 \
-         beside the well over four, at the NES picker's chance of an I after another piece",
+         beside the well over four, each a piece other than an I with chance 0.8393",
     ),
 ];
 
@@ -144,8 +144,7 @@ fn lower_neighbour(h: &[u32; 10], x: usize) -> u32 {
 /// put in it leaves holes), and the stack beside it holds only so many other pieces before
 /// it tops out. With `n` the empty cells below `danger_height + 6` rows in the nine other
 /// columns over four (the pieces they hold), the chance that none of them is an I is
-/// `q^n`, where `q` is the NES picker's chance of a piece other than an I after a piece
-/// other than an I (1 - 1/8 - 2/8 x 1/7 = 0.8393). The term prices the tail of a drought
+/// `q^n`, where `q` is [`DROUGHT_NOT_I`]. The term prices the tail of a drought
 /// that the search's few plies cannot see: a stack that waits on the I is priced by the
 /// room it has left, not by its tallest columns alone (`danger`). In hundredths.
 fn drought_risk(h: &[u32; 10], well: usize, danger_height: f64) -> f64 {
@@ -157,9 +156,14 @@ fn drought_risk(h: &[u32; 10], well: usize, danger_height: f64) -> f64 {
         .filter(|&x| x != well)
         .map(|x| (top - h[x] as f64).max(0.0))
         .sum();
-    const NOT_I: f64 = 1.0 - 1.0 / 8.0 - 2.0 / 8.0 / 7.0;
-    100.0 * NOT_I.powf(room / 4.0)
+    100.0 * DROUGHT_NOT_I.powf(room / 4.0)
 }
+
+/// `drought_risk`'s chance of a piece other than an I after another piece: 1 - 1/8 - 2/8 x
+/// 1/7 = 0.8393, the NES picker's reroll taken as even over the seven pieces. The picker's
+/// exact chance ([`crate::player::next_piece_probabilities`]) is 0.84375 after most pieces
+/// (its reroll counts one piece twice); the measured weights were made with this value.
+const DROUGHT_NOT_I: f64 = 1.0 - 1.0 / 8.0 - 2.0 / 8.0 / 7.0;
 
 /// Tunable numbers that are not feature weights.
 pub const PARAMS: [(&str, &str); 2] = [
@@ -1317,7 +1321,10 @@ mod tests {
     /// chance of no I among the pieces the stack holds below danger_height + 6 rows.
     #[test]
     fn drought_risk_prices_the_room_left_while_the_well_waits_for_an_i() {
-        let q: f64 = 1.0 - 1.0 / 8.0 - 2.0 / 8.0 / 7.0;
+        let q = DROUGHT_NOT_I;
+        // Within 0.005 of the picker's exact chance after a T (the order is T J Z O S L I).
+        let exact = 1.0 - crate::player::next_piece_probabilities(nestris_engine::PieceKind::T)[6];
+        assert!((q - exact).abs() < 0.005, "{q} against {exact}");
         // Danger height 12 (Weights::zero): the top is 18 rows.
         assert_eq!(
             feat(&Board::from_rows_bottom(&["#########."; 2]), "drought_risk"),
