@@ -126,8 +126,9 @@ pub const FEATURES: [(&str, &str); 37] = [
     (
         "drought_risk",
         "when the well is 3 or more rows deep (only an I clears it): 100 times the chance that \
-         no I comes among the pieces the stack still holds, the cells below danger_height + 6 \
-         beside the well over four, each a piece other than an I with chance 0.8393",
+         no I comes among the pieces the stack still holds, the cells below drought_top \
+         (danger_height + 6 unless set) beside the well over four, each a piece other than an \
+         I with chance 0.8393",
     ),
 ];
 
@@ -142,16 +143,15 @@ fn lower_neighbour(h: &[u32; 10], x: usize) -> u32 {
 
 /// The `drought_risk` feature: a well 3 or more rows deep waits for an I (any other piece
 /// put in it leaves holes), and the stack beside it holds only so many other pieces before
-/// it tops out. With `n` the empty cells below `danger_height + 6` rows in the nine other
-/// columns over four (the pieces they hold), the chance that none of them is an I is
-/// `q^n`, where `q` is [`DROUGHT_NOT_I`]. The term prices the tail of a drought
-/// that the search's few plies cannot see: a stack that waits on the I is priced by the
-/// room it has left, not by its tallest columns alone (`danger`). In hundredths.
-fn drought_risk(h: &[u32; 10], well: usize, danger_height: f64) -> f64 {
+/// it tops out. With `n` the empty cells below `top` rows in the nine other columns over
+/// four (the pieces they hold), the chance that none of them is an I is `q^n`, where `q`
+/// is [`DROUGHT_NOT_I`]. The term prices the tail of a drought that the search's few plies
+/// cannot see: a stack that waits on the I is priced by the room it has left, not by its
+/// tallest columns alone (`danger`). In hundredths. `top` is [`Weights::drought_top`].
+fn drought_risk(h: &[u32; 10], well: usize, top: f64) -> f64 {
     if lower_neighbour(h, well).saturating_sub(h[well]) < 3 {
         return 0.0;
     }
-    let top = danger_height + 6.0;
     let room: f64 = (0..10)
         .filter(|&x| x != well)
         .map(|x| (top - h[x] as f64).max(0.0))
@@ -166,7 +166,7 @@ fn drought_risk(h: &[u32; 10], well: usize, danger_height: f64) -> f64 {
 const DROUGHT_NOT_I: f64 = 1.0 - 1.0 / 8.0 - 2.0 / 8.0 / 7.0;
 
 /// Tunable numbers that are not feature weights.
-pub const PARAMS: [(&str, &str); 2] = [
+pub const PARAMS: [(&str, &str); 3] = [
     (
         "danger_height",
         "column height from which the danger feature counts (default 12)",
@@ -175,6 +175,11 @@ pub const PARAMS: [(&str, &str); 2] = [
         "well_column",
         "the well's column, 0-9 from the left (default 9, the rightmost), for well_depth, \
          well_blocks and bumpiness_sq",
+    ),
+    (
+        "drought_top",
+        "the height up to which drought_risk counts the room a stack has left, 1-20 rows \
+         (default: danger_height + 6)",
     ),
 ];
 
@@ -191,6 +196,10 @@ pub struct Weights {
     /// `bumpiness_sq` measure the board around it. Under the double killscreen, the vertical
     /// I reaches a middle column on boards where it no longer reaches the edges.
     pub well_column: u8,
+    /// The height up to which `drought_risk` counts a stack's room, in rows; `None`:
+    /// `danger_height + 6` (the feature as first measured, which moved its ceiling with the
+    /// danger height).
+    pub drought_top: Option<f64>,
     /// Weights used from level 29 on (the killscreen: one row a frame), if different.
     pub killscreen: Option<Box<Weights>>,
     /// Weights used in B-type games (clear 25 lines over garbage: survival, not points), if
@@ -336,6 +345,7 @@ impl Weights {
             w: [0.0; FEATURES.len()],
             danger_height: 12.0,
             well_column: 9,
+            drought_top: None,
             killscreen: None,
             b_type: None,
             before_19: None,
@@ -419,13 +429,17 @@ impl Weights {
                         });
                     }
                 }
-                _ if k == "danger_height" || k == "well_column" || top_level_pairs => {
+                _ if k == "danger_height"
+                    || k == "well_column"
+                    || k == "drought_top"
+                    || top_level_pairs =>
+                {
                     w.set_pair(k, v)?
                 }
                 _ => {
                     return Err(WeightsError::UnknownFeature {
                         name: k.clone(),
-                        valid: "name, danger_height, well_column, [weights], [killscreen], [b_type], [before_19], [double_killscreen], [endgame]".into(),
+                        valid: "name, danger_height, well_column, drought_top, [weights], [killscreen], [b_type], [before_19], [double_killscreen], [endgame]".into(),
                     })
                 }
             }
@@ -544,10 +558,9 @@ impl Weights {
             if w.w.iter().all(|&x| x == 0.0) {
                 let why = if file.is_empty() {
                     "the file is empty: it gives no weights".to_string()
-                } else if file
-                    .keys()
-                    .all(|k| k == "name" || k == "danger_height" || k == "well_column")
-                {
+                } else if file.keys().all(|k| {
+                    k == "name" || k == "danger_height" || k == "well_column" || k == "drought_top"
+                }) {
                     "the file gives no weights (only a name)".to_string()
                 } else if table == "[weights]" {
                     format!(
@@ -625,6 +638,15 @@ impl Weights {
         };
         if k == "danger_height" {
             self.danger_height = num;
+        } else if k == "drought_top" {
+            if !(1.0..=20.0).contains(&num) {
+                return Err(WeightsError::BadSetting {
+                    name: k.to_string(),
+                    found: v.to_string(),
+                    expected: "a height of 1..=20 rows".into(),
+                });
+            }
+            self.drought_top = Some(num);
         } else if let Some(i) = FEATURES.iter().position(|(n, _)| *n == k) {
             self.w[i] = num;
         } else {
@@ -730,6 +752,11 @@ impl Weights {
         if self.well_column != base.well_column {
             out.push_str(&format!("well_column = {}\n", self.well_column));
         }
+        if self.drought_top != base.drought_top {
+            if let Some(top) = self.drought_top {
+                out.push_str(&format!("drought_top = {top:?}\n"));
+            }
+        }
         for (i, v) in self.w.iter().enumerate() {
             if *v != base.w[i] {
                 out.push_str(&format!("{} = {:?}\n", FEATURES[i].0, v));
@@ -774,6 +801,9 @@ impl Weights {
         );
         if self.well_column != Weights::zero("").well_column {
             out.push_str(&format!("well_column = {}\n", self.well_column));
+        }
+        if let Some(top) = self.drought_top {
+            out.push_str(&format!("drought_top = {top:?}\n"));
         }
         out.push_str("\n[weights]\n");
         for (i, v) in self.w.iter().enumerate() {
@@ -997,6 +1027,7 @@ impl Evaluator {
         let mut w = all.weights.clone();
         w.danger_height = params.danger_height;
         w.well_column = params.well_column;
+        w.drought_top = params.drought_top;
         all.compute(board, &board.columns(), m, &w, None)
     }
 
@@ -1158,7 +1189,7 @@ impl Evaluator {
         }
         f[25] = danger;
         if self.need_ready || w.w[36] != 0.0 {
-            f[36] = drought_risk(&h, well, w.danger_height);
+            f[36] = drought_risk(&h, well, w.drought_top.unwrap_or(w.danger_height + 6.0));
         }
         // Burns on a low stack: a burn's cost grows with the rows the stack stands below the
         // danger height, where keeping the lines for a Tetris risks nothing.
@@ -1349,6 +1380,31 @@ mod tests {
         let b = Board::from_rows_bottom(&["#####.####"; 5]);
         let want = 100.0 * q.powf(9.0 * 13.0 / 4.0);
         assert!((feat_well(&b, "drought_risk", 5) - want).abs() < 1e-9);
+        // `drought_top` sets the ceiling apart from the danger height: 16 rows, not 18.
+        let mut w = Weights::zero("params");
+        w.drought_top = Some(16.0);
+        let got = Evaluator::features(&twelve, &MoveSummary::default(), &w)[idx("drought_risk")];
+        assert!((got - 100.0 * q.powf(9.0 * 4.0 / 4.0)).abs() < 1e-9);
+    }
+
+    /// `drought_top` is read per table, written back, and refused outside 1..=20 rows.
+    #[test]
+    fn drought_top_reads_writes_and_refuses_bad_heights() {
+        let w = Weights::from_toml(
+            "[weights]\nholes = 1\n[before_19]\ndrought_top = 16\ndrought_risk = 10\n",
+        )
+        .unwrap();
+        assert_eq!(w.drought_top, None);
+        assert_eq!(w.at(18, false).drought_top, Some(16.0));
+        let back = Weights::from_toml(&w.to_toml()).unwrap();
+        assert_eq!(back.at(18, false).drought_top, Some(16.0));
+        assert_eq!(back.drought_top, None);
+        for bad in ["0", "21", "-3", "\"high\""] {
+            let err = Weights::from_toml(&format!("[weights]\nholes = 1\ndrought_top = {bad}\n"))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("drought_top"), "{bad}: {err}");
+        }
     }
 
     /// `excess_ready` counts the ready rows from the open well's bottom up, beyond four.

@@ -93,7 +93,7 @@ pub fn slot_from_level(start: &Weights, slot: &str) -> u8 {
     }
 }
 
-/// A tuned number: `name` (a feature or `danger_height`) before level 29, from level 29 on
+/// A tuned number: `name` (a feature, `danger_height` or `drought_top`) before level 29, from level 29 on
 /// (`killscreen.name`), or under the double killscreen (`double_killscreen.name`).
 fn get(w: &Weights, slot: &str) -> Option<f64> {
     let (table, name) = split(slot);
@@ -106,6 +106,9 @@ fn get(w: &Weights, slot: &str) -> Option<f64> {
     };
     if name == "danger_height" {
         return Some(w.danger_height);
+    }
+    if name == "drought_top" {
+        return Some(w.drought_top.unwrap_or(w.danger_height + 6.0));
     }
     FEATURES
         .iter()
@@ -148,6 +151,8 @@ fn set(w: &mut Weights, slot: &str, v: f64) {
     };
     if name == "danger_height" {
         target.danger_height = v.clamp(2.0, 19.0);
+    } else if name == "drought_top" {
+        target.drought_top = Some(v.clamp(1.0, 20.0));
     } else if let Some(i) = FEATURES.iter().position(|(n, _)| *n == name) {
         target.w[i] = v;
     }
@@ -291,7 +296,7 @@ impl Cem {
                 None => {
                     return Err(TuneError::Slot {
                         name: s.clone(),
-                        why: "not a feature, danger_height, killscreen.<one of those>, double_killscreen.<one of those>, before_19.<one of those> or endgame.<one of those> (with an [endgame] table in the start weights)".into(),
+                        why: "not a feature, danger_height, drought_top, killscreen.<one of those>, double_killscreen.<one of those>, before_19.<one of those> or endgame.<one of those> (with an [endgame] table in the start weights)".into(),
                     })
                 }
                 Some(0.0) => {
