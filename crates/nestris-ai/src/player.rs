@@ -160,6 +160,9 @@ pub struct AiConfig {
     pub fourth_ply_until: u8,
     /// The fourth ply is used only when no column of the board is taller than this (rows).
     pub fourth_ply_max_height: u32,
+    /// [`AiConfig::fourth_ply_max_height`] before level 19 (the slow speed band, where a
+    /// piece falls a row in three frames or more and the stack can stand taller).
+    pub fourth_ply_max_height_before_19: u32,
     /// Third ply when a piece must lock before the next one is seen (the reaction time is
     /// longer than the fall: from level 39 under the double killscreen): how many of the
     /// current piece's locks (best first by the expected two-piece value) are valued by the
@@ -224,6 +227,7 @@ impl Default for AiConfig {
             fifth_ply: 0,
             fourth_ply_until: 29,
             fourth_ply_max_height: 10,
+            fourth_ply_max_height_before_19: 10,
             blind_locks: 3,
             blind_next: 2,
             rollout_locks: 8,
@@ -755,9 +759,13 @@ impl Ai {
         }
         let p3 = next_piece_probabilities(next);
         let mut best = (f64::INFINITY, l0);
+        let max_height = if self.root.timing.level < 19 {
+            self.cfg.fourth_ply_max_height_before_19
+        } else {
+            self.cfg.fourth_ply_max_height
+        };
         let fourth = if self.root.timing.level < self.cfg.fourth_ply_until
-            && self.root.board.heights().into_iter().max().unwrap_or(0)
-                <= self.cfg.fourth_ply_max_height
+            && self.root.board.heights().into_iter().max().unwrap_or(0) <= max_height
         {
             self.cfg.fourth_ply
         } else {

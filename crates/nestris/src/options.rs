@@ -387,6 +387,10 @@ pub struct AiOptions {
     /// The fourth ply is used only when no column is taller than this many rows (0..=20).
     #[arg(long, default_value_t = AiConfig::default().fourth_ply_max_height)]
     pub fourth_ply_max_height: u32,
+    /// `--fourth-ply-max-height` before level 19, where the stack falls a row in three frames
+    /// or more (0..=20).
+    #[arg(long, default_value_t = AiConfig::default().fourth_ply_max_height_before_19)]
+    pub fourth_ply_max_height_before_19: u32,
     /// Third ply when a piece locks before the next one is seen (level 39 on under the double
     /// killscreen): how many of the current piece's best locks are valued by the expectation
     /// over the next piece and the one after (0 = two plies).
@@ -482,6 +486,12 @@ impl AiOptions {
                 self.fourth_ply_max_height
             );
         }
+        if self.fourth_ply_max_height_before_19 > 20 {
+            bail!(
+                "--fourth-ply-max-height-before-19 {} is out of range (0..=20 rows)",
+                self.fourth_ply_max_height_before_19
+            );
+        }
         if !(1.0..=1e9).contains(&self.rollout_death) {
             bail!(
                 "--rollout-death {} is out of range (1..=1e9, in the evaluation's units)",
@@ -509,6 +519,7 @@ impl AiOptions {
             fifth_ply: self.fifth_ply,
             fourth_ply_until: self.fourth_ply_until,
             fourth_ply_max_height: self.fourth_ply_max_height,
+            fourth_ply_max_height_before_19: self.fourth_ply_max_height_before_19,
             blind_locks: self.blind_locks,
             blind_next: self.blind_next,
             rollout_locks: self.rollout_locks,
@@ -561,18 +572,23 @@ impl AiOptions {
     /// or `off`.
     pub fn fourth_ply_label(&self) -> String {
         if self.fourth_ply == 0 || self.deep_locks == 0 || self.deep_next == 0 {
-            "off".into()
-        } else if self.fifth_ply > 0 {
-            format!(
-                "{} pairs on stacks of at most {} rows, before level {}; a fifth ply for the best {}",
-                self.fourth_ply, self.fourth_ply_max_height, self.fourth_ply_until, self.fifth_ply
-            )
-        } else {
-            format!(
-                "{} pairs on stacks of at most {} rows, before level {}",
-                self.fourth_ply, self.fourth_ply_max_height, self.fourth_ply_until
-            )
+            return "off".into();
         }
+        let mut s = format!(
+            "{} pairs on stacks of at most {} rows",
+            self.fourth_ply, self.fourth_ply_max_height
+        );
+        if self.fourth_ply_max_height_before_19 != self.fourth_ply_max_height {
+            s.push_str(&format!(
+                " ({} before level 19)",
+                self.fourth_ply_max_height_before_19
+            ));
+        }
+        s.push_str(&format!(", before level {}", self.fourth_ply_until));
+        if self.fifth_ply > 0 {
+            s.push_str(&format!("; a fifth ply for the best {}", self.fifth_ply));
+        }
+        s
     }
 
     /// The playouts for reports: `8 locks x 16 x 6 pieces from level 29`, or `off`.

@@ -353,6 +353,10 @@ fn options_are_checked_alike() {
             ["--fourth-ply-max-height", "21"],
             "--fourth-ply-max-height 21 is out of range",
         ),
+        (
+            ["--fourth-ply-max-height-before-19", "21"],
+            "--fourth-ply-max-height-before-19 21 is out of range",
+        ),
         (["--fourth-ply-until", "256"], "256 is not in 0..=255"),
         (
             ["--rollout-death", "0"],
