@@ -18,7 +18,8 @@
 //!   [`AiConfig::deep_next`] placements of the known next piece, each followed by the
 //!   expectation over the seven pieces after it.
 //! - **Fourth ply, preview seen** ([`AiConfig::fourth_ply`], levels 18-28, on stacks of at
-//!   most [`AiConfig::fourth_ply_max_height`] rows): the third ply's best 8 pairs (a lock and
+//!   most [`AiConfig::fourth_ply_max_height`] rows, before level 19
+//!   [`AiConfig::fourth_ply_max_height_before_19`]): the third ply's best 8 pairs (a lock and
 //!   a placement of the known next piece) are valued one piece deeper, StackRabbit's
 //!   two-piece playouts with every sequence enumerated: for each of the seven pieces after
 //!   the next, its best placement, followed by the expectation over the seven after it of
