@@ -183,6 +183,11 @@ pub const PARAMS: [(&str, &str); 3] = [
     ),
 ];
 
+/// Whether `name` is one of [`PARAMS`].
+fn is_param(name: &str) -> bool {
+    PARAMS.iter().any(|(n, _)| *n == name)
+}
+
 /// Weights: one per feature in [`FEATURES`] order, plus parameters.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
@@ -365,6 +370,12 @@ impl Weights {
         self
     }
 
+    /// The ceiling of `drought_risk` in rows: [`Weights::drought_top`], or `danger_height +
+    /// 6` when it is not set.
+    pub fn drought_ceiling(&self) -> f64 {
+        self.drought_top.unwrap_or(self.danger_height + 6.0)
+    }
+
     /// Weight of a feature by name.
     pub fn get(&self, name: &str) -> f64 {
         self.w[idx(name)]
@@ -429,13 +440,7 @@ impl Weights {
                         });
                     }
                 }
-                _ if k == "danger_height"
-                    || k == "well_column"
-                    || k == "drought_top"
-                    || top_level_pairs =>
-                {
-                    w.set_pair(k, v)?
-                }
+                _ if is_param(k) || top_level_pairs => w.set_pair(k, v)?,
                 _ => {
                     return Err(WeightsError::UnknownFeature {
                         name: k.clone(),
@@ -558,9 +563,7 @@ impl Weights {
             if w.w.iter().all(|&x| x == 0.0) {
                 let why = if file.is_empty() {
                     "the file is empty: it gives no weights".to_string()
-                } else if file.keys().all(|k| {
-                    k == "name" || k == "danger_height" || k == "well_column" || k == "drought_top"
-                }) {
+                } else if file.keys().all(|k| k == "name" || is_param(k)) {
                     "the file gives no weights (only a name)".to_string()
                 } else if table == "[weights]" {
                     format!(
@@ -1189,7 +1192,7 @@ impl Evaluator {
         }
         f[25] = danger;
         if self.need_ready || w.w[36] != 0.0 {
-            f[36] = drought_risk(&h, well, w.drought_top.unwrap_or(w.danger_height + 6.0));
+            f[36] = drought_risk(&h, well, w.drought_ceiling());
         }
         // Burns on a low stack: a burn's cost grows with the rows the stack stands below the
         // danger height, where keeping the lines for a Tetris risks nothing.

@@ -93,8 +93,9 @@ pub fn slot_from_level(start: &Weights, slot: &str) -> u8 {
     }
 }
 
-/// A tuned number: `name` (a feature, `danger_height` or `drought_top`) before level 29, from level 29 on
-/// (`killscreen.name`), or under the double killscreen (`double_killscreen.name`).
+/// A tuned number: `name` (a feature, `danger_height` or `drought_top`) before level 29,
+/// from level 29 on (`killscreen.name`), or under the double killscreen
+/// (`double_killscreen.name`).
 fn get(w: &Weights, slot: &str) -> Option<f64> {
     let (table, name) = split(slot);
     let w = match table {
@@ -108,7 +109,7 @@ fn get(w: &Weights, slot: &str) -> Option<f64> {
         return Some(w.danger_height);
     }
     if name == "drought_top" {
-        return Some(w.drought_top.unwrap_or(w.danger_height + 6.0));
+        return Some(w.drought_ceiling());
     }
     FEATURES
         .iter()
