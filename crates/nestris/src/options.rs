@@ -480,17 +480,16 @@ impl AiOptions {
                 bail!("{name} {v} is out of range (0..=64)");
             }
         }
-        if self.fourth_ply_max_height > 20 {
-            bail!(
-                "--fourth-ply-max-height {} is out of range (0..=20 rows)",
-                self.fourth_ply_max_height
-            );
-        }
-        if self.fourth_ply_max_height_before_19 > 20 {
-            bail!(
-                "--fourth-ply-max-height-before-19 {} is out of range (0..=20 rows)",
-                self.fourth_ply_max_height_before_19
-            );
+        for (name, v) in [
+            ("--fourth-ply-max-height", self.fourth_ply_max_height),
+            (
+                "--fourth-ply-max-height-before-19",
+                self.fourth_ply_max_height_before_19,
+            ),
+        ] {
+            if v > 20 {
+                bail!("{name} {v} is out of range (0..=20 rows)");
+            }
         }
         if !(1.0..=1e9).contains(&self.rollout_death) {
             bail!(
