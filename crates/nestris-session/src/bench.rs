@@ -277,6 +277,9 @@ pub struct ReportSetup {
     pub double_killscreen: bool,
     /// The session's seed.
     pub seed: u64,
+    /// The first game's number in the seed's sequence (`bench --first-game`; 0 for a run
+    /// from its start).
+    pub first_game: u64,
     /// The AI's search widths: deep locks, deep next, blind locks, blind next.
     pub widths: [usize; 4],
     /// The AI's fourth ply once the preview is seen, e.g. `8 pairs on stacks of at most 10
@@ -383,6 +386,10 @@ pub fn report(results: &[GameResult], s: &ReportSetup, wall: Duration) -> serde_
         "decision_ms_p99": times.percentile_ms(99.0),
         "wall_seconds": wall.as_secs_f64(),
     });
+    if s.first_game > 0 {
+        // Only when given, so that the reports of runs from game 0 stay as they were.
+        v["first_game"] = s.first_game.into();
+    }
     if let Some(c) = &s.continued_from {
         v["continued_from"] = c.clone().into();
     }
@@ -469,7 +476,11 @@ impl<T> GamesRun<T> {
 /// How to run the games of a benchmark.
 #[derive(Clone, Debug)]
 pub struct RunSpec {
-    /// Games `0..games`.
+    /// The number of the first game (`bench --first-game`): the games are `first..first +
+    /// games`, each numbered as in a run from game 0 (so its CSV line, saved position and
+    /// recorded boards are that run's).
+    pub first: u64,
+    /// How many games.
     pub games: u64,
     /// Worker threads (`None`: all cores).
     pub threads: Option<usize>,
@@ -522,6 +533,14 @@ pub enum BenchError {
     /// `resume` without a CSV.
     #[error("--resume needs --games-csv FILE (the file of the run to resume)")]
     ResumeWithoutCsv,
+    /// The last game's number would not fit in 64 bits.
+    #[error("--first-game {first} with --games {games}: the last game's number is beyond 2^64")]
+    GamesOutOfRange {
+        /// The first game.
+        first: u64,
+        /// How many.
+        games: u64,
+    },
     /// Stopped before any game finished.
     #[error("no game finished")]
     NoGameFinished,
@@ -545,7 +564,7 @@ pub fn error_chain(e: &dyn std::error::Error) -> String {
     s
 }
 
-/// Plays games `0..spec.games` on `spec.threads` cores. `play(i, stop)` plays game `i`;
+/// Plays games `spec.first..spec.first + spec.games` on `spec.threads` cores. `play(i, stop)` plays game `i`;
 /// with a CSV each game's line is written as it ends, and when resuming the games already
 /// in the file are taken from it instead of played. Raising `stop` stops the games in
 /// progress and keeps those that finished. `events` hears of the progress.
@@ -563,6 +582,13 @@ pub fn run_games<T: CsvRow + Send>(
     if spec.resume && spec.games_csv.is_none() {
         return Err(BenchError::ResumeWithoutCsv);
     }
+    let Some(end) = spec.first.checked_add(spec.games) else {
+        return Err(BenchError::GamesOutOfRange {
+            first: spec.first,
+            games: spec.games,
+        });
+    };
+    let range = spec.first..end;
     // The CSV: created, or resumed with the games it holds.
     let mut resumed: Vec<T> = Vec::new();
     let csv = match &spec.games_csv {
@@ -581,10 +607,10 @@ pub fn run_games<T: CsvRow + Send>(
         }
         None => None,
     };
-    // Games of the file beyond `games` stay in it but are not this report's.
-    resumed.retain(|r| r.index() < spec.games);
+    // Games of the file outside the range stay in it but are not this report's.
+    resumed.retain(|r| range.contains(&r.index()));
     let have: std::collections::HashSet<u64> = resumed.iter().map(CsvRow::index).collect();
-    let todo: Vec<u64> = (0..spec.games).filter(|i| !have.contains(i)).collect();
+    let todo: Vec<u64> = range.filter(|i| !have.contains(i)).collect();
     if spec.resume {
         events(Event::Resuming {
             have: resumed.len(),

@@ -24,6 +24,13 @@ pub struct BenchArgs {
     /// Number of games.
     #[arg(long, default_value_t = 100)]
     pub games: u64,
+    /// Start at game N of the seed's sequence (0-based): the run plays games N to N +
+    /// --games - 1, each the very game a run from game 0 plays under that number, and
+    /// numbers them so in its CSV, saved positions and recorded boards. `--first-game 318
+    /// --games 1` replays game 318 of a 1000-game run alone (with `--record-boards`, to
+    /// look at it). A `--resume` keeps the games of FILE in the range. NES rules.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub first_game: u64,
     /// A whole format at once. `field`: the field's AI format (level 18, 30 Hz, 18-frame
     /// reaction, double killscreen from level 39 — a departure from the original — and the
     /// game stopped at 430 lines); `vanilla`: the same on the original game (no double
@@ -218,6 +225,7 @@ impl BenchArgs {
             format: self.format_name().to_string(),
             double_killscreen: self.game.double_killscreen,
             seed: self.game.seed,
+            first_game: self.first_game,
             widths: [
                 self.ai.deep_locks,
                 self.ai.deep_next,
@@ -240,6 +248,7 @@ impl BenchArgs {
     /// How to run the games.
     pub fn spec(&self) -> anyhow::Result<RunSpec> {
         Ok(RunSpec {
+            first: self.first_game,
             games: self.games,
             threads: self.threads,
             games_csv: self.games_csv.clone(),
@@ -274,6 +283,17 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         .rules
         .game_randomizers(args.game.seed)?
         .map(|mut g| g.take(args.games));
+    if args.first_game > 0 && randomizers.is_some() {
+        // The classic randomizers may chain a game's seed to the game before it.
+        bail!("--first-game is for the NES rules and the game's own picker, whose games each start from the seed and their number alone");
+    }
+    if args.first_game.checked_add(args.games).is_none() {
+        bail!(
+            "--first-game {} with --games {}: the last game's number is beyond 2^64",
+            args.first_game,
+            args.games
+        );
+    }
     if let (true, Some(dir)) = (args.resume, &args.continue_from) {
         // Before either file is resumed: a folder grown since (its saving run resumed for
         // more games) keeps the games already played here.
@@ -572,9 +592,9 @@ impl Continuation {
             }
         }
         let mut positions = std::collections::HashMap::new();
-        for i in 0..args.games {
+        for i in args.first_game..args.first_game.saturating_add(args.games) {
             if !prefix.contains_key(&i) {
-                bail!("--continue: {shown} has no game {i} (it holds {} games; ask for fewer with --games)", prefix.len());
+                bail!("--continue: {shown} has no game {i} (it holds {} games; ask for fewer with --games, or others with --first-game)", prefix.len());
             }
             let file = dir.join(saved_name(i));
             if !file.exists() {
@@ -818,7 +838,13 @@ pub fn emit(
 
 fn print_table(v: &serde_json::Value) {
     let f = |k: &str| v[k].as_f64().unwrap_or(0.0);
-    println!("games              {}", v["games"]);
+    match v["first_game"].as_u64() {
+        Some(first) => println!(
+            "games              {} (from game {first} of seed {})",
+            v["games"], v["seed"]
+        ),
+        None => println!("games              {}", v["games"]),
+    }
     println!(
         "format             {}: level {} type {} hz {} reaction {} line cap {}{} ({})",
         v["format"].as_str().unwrap_or("custom"),
@@ -940,7 +966,13 @@ fn print_decisions(v: &serde_json::Value) {
 fn print_classic_table(v: &serde_json::Value) {
     let f = |k: &str| v[k].as_f64().unwrap_or(0.0);
     let s = |k: &str| v[k].as_str().unwrap_or("").to_string();
-    println!("games              {}", v["games"]);
+    match v["first_game"].as_u64() {
+        Some(first) => println!(
+            "games              {} (from game {first} of seed {})",
+            v["games"], v["seed"]
+        ),
+        None => println!("games              {}", v["games"]),
+    }
     println!(
         "format             rules {} randomizer {}{} line cap {} ({})",
         s("rules"),

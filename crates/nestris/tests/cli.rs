@@ -368,6 +368,102 @@ fn bench_resumes_an_interrupted_run() {
     assert!(err.contains("line 4: column game"), "{err}");
 }
 
+/// `bench --first-game N`: game N of a run, alone, is that run's game N to the point (the
+/// same CSV line but its decision time), numbered as there; a resume keeps the file's games
+/// in the range; out-of-range and foreign-picker runs are refused.
+#[test]
+fn bench_first_game_replays_one_game_of_a_run() {
+    let dir = scratch("first-game");
+    let run = |name: &str, extra: &[&str]| {
+        let csv = dir.join(name);
+        let mut a = vec![
+            "bench",
+            "--line-cap",
+            "20",
+            "--seed",
+            "11",
+            "--json",
+            "--threads",
+            "1",
+        ];
+        a.extend_from_slice(&["--games-csv", csv.to_str().unwrap()]);
+        a.extend_from_slice(extra);
+        let (code, out, err) = nestris(&a);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        (v, std::fs::read_to_string(&csv).unwrap())
+    };
+    // The first 13 columns: everything but the decision times.
+    let games = |text: &str| -> Vec<String> {
+        text.lines()
+            .skip(2)
+            .map(|l| l.split(',').take(13).collect::<Vec<_>>().join(","))
+            .collect()
+    };
+    let (all, all_text) = run("all.csv", &["--games", "4"]);
+    assert!(all.get("first_game").is_none(), "only when given: {all}");
+    let (one, one_text) = run("one.csv", &["--games", "1", "--first-game", "2"]);
+    assert_eq!(one["first_game"], 2);
+    assert_eq!(one["games"], 1);
+    let mut want = games(&all_text);
+    want.sort();
+    assert_eq!(games(&one_text), vec![want[2].clone()]);
+    assert!(
+        games(&one_text)[0].starts_with("2,"),
+        "numbered as in the whole run"
+    );
+    // Resumed with games 1-3: game 2 is taken from the file, 1 and 3 are played.
+    let (more, more_text) = run(
+        "one.csv",
+        &["--games", "3", "--first-game", "1", "--resume"],
+    );
+    assert_eq!(more["games_resumed"], 1);
+    let mut got = games(&more_text);
+    got.sort();
+    assert_eq!(got, want[1..].to_vec());
+    // The table names the range.
+    let (code, out, err) = nestris(&[
+        "bench",
+        "--line-cap",
+        "10",
+        "--seed",
+        "11",
+        "--games",
+        "1",
+        "--first-game",
+        "7",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("(from game 7 of seed 11)"), "{out}");
+
+    let (code, _, err) = nestris(&[
+        "bench",
+        "--games",
+        "2",
+        "--first-game",
+        "18446744073709551615",
+    ]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("--first-game 18446744073709551615 with --games 2"),
+        "{err}"
+    );
+    let (code, _, err) = nestris(&[
+        "bench",
+        "--games",
+        "1",
+        "--first-game",
+        "3",
+        "--rules",
+        "relaytris",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--first-game is for the NES rules"), "{err}");
+    let (code, _, err) = nestris(&["bench", "--games", "1", "--first-game", "x"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--first-game"), "{err}");
+}
+
 /// `tune`: a run is resumed from its state file; bad settings and damaged or foreign state
 /// files are refused with the reason and a non-zero exit.
 #[test]
