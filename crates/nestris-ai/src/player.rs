@@ -156,6 +156,16 @@ pub struct AiConfig {
     /// after them of its best placement. Under the fourth ply's conditions only; 0 = four
     /// plies.
     pub fifth_ply: usize,
+    /// The commitment by third-ply values (from level 19, when the piece will still be
+    /// free when the preview is seen): for each possible next piece, its best this-many
+    /// locks of the current piece (by their two-piece value) are valued by the third ply
+    /// that choice will make ([`AiConfig::deep_next`] placements of that piece, each followed
+    /// by the expectation over the piece after), so that the state the first
+    /// [`AiConfig::reaction`] frames commit to keeps open the locks the final choice will
+    /// want. The other locks keep their two-piece values, shifted by the largest gap
+    /// between the two values among the locks valued deeper. 0 = the commitment by
+    /// two-piece values alone.
+    pub deep_commit: usize,
     /// The fourth ply is used below this level only (from level 29 the choice once the
     /// preview is seen is among the few locks the blind commitment left open).
     pub fourth_ply_until: u8,
@@ -226,6 +236,7 @@ impl Default for AiConfig {
             deep_next: 4,
             fourth_ply: 8,
             fifth_ply: 0,
+            deep_commit: 0,
             fourth_ply_until: 29,
             fourth_ply_max_height: 10,
             fourth_ply_max_height_before_19: 10,
@@ -649,6 +660,9 @@ impl Ai {
             self.rollout_values(&v2, &after, current.kind()).into()
         } else if nearly_down && self.cfg.blind_locks > 0 {
             self.blind_values(&v2, &after, current.kind()).into()
+        } else if !nearly_down && level >= 19 && self.cfg.deep_commit > 0 && self.cfg.deep_next > 0
+        {
+            self.commit_values(&v2, &after).into()
         } else {
             (&v2[..]).into()
         };
@@ -735,6 +749,48 @@ impl Ai {
             elapsed: started.elapsed(),
             placements: search.locks.len(),
         });
+    }
+
+    /// The values the commitment weighs ([`AiConfig::deep_commit`]): for each possible next
+    /// piece, its best `deep_commit` locks by two-piece value take their third-ply value;
+    /// the other locks their two-piece value shifted by the largest third-minus-two-piece
+    /// gap among those (so a lock not looked at deeper never looks better for it).
+    fn commit_values(&mut self, v2: &[[f64; 7]], after: &[After]) -> Vec<[f64; 7]> {
+        let mut vc = v2.to_vec();
+        for n in PieceKind::ALL {
+            let ni = n as usize;
+            let mut ranked: Vec<(f64, usize)> = v2
+                .iter()
+                .enumerate()
+                .map(|(li, v)| (v[ni], li))
+                .filter(|&(c, _)| c < TOP_OUT)
+                .collect();
+            ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            ranked.truncate(self.cfg.deep_commit);
+            let p3 = next_piece_probabilities(n);
+            let mut shift = f64::NEG_INFINITY;
+            let mut deep: Vec<(usize, f64)> = Vec::with_capacity(ranked.len());
+            for &(c2, li) in &ranked {
+                let v3 = self.third_ply(&after[li], n, &p3, self.cfg.deep_next);
+                if v3 < TOP_OUT {
+                    shift = shift.max(v3 - c2);
+                }
+                deep.push((li, v3));
+            }
+            if !shift.is_finite() {
+                // Nothing but top-outs among them: the two-piece values stand.
+                continue;
+            }
+            for v in vc.iter_mut() {
+                if v[ni] < TOP_OUT {
+                    v[ni] += shift;
+                }
+            }
+            for (li, v3) in deep {
+                vc[li][ni] = v3;
+            }
+        }
+        vc
     }
 
     /// With the next piece `next` known: the best of `candidates` (lock indices) and its value.
@@ -1442,6 +1498,61 @@ mod tests {
             kept.iter().any(|&li| refined[li] != once[li]),
             "new sequences were played"
         );
+    }
+
+    /// `deep_commit`: for each next piece, its best N locks by two-piece value take their
+    /// third-ply value (what the final choice computes), and every other lock its two-piece
+    /// value shifted by the largest gap among those N, never below them by the deep value's
+    /// own measure; locks the two plies did not value stay as they were.
+    #[test]
+    fn deep_commit_values_the_best_locks_by_the_third_ply() {
+        let mut ai = Ai::new(AiConfig {
+            deep_commit: 3,
+            ..AiConfig::default()
+        });
+        ai.eval_ks = ai.cfg.weights.phase(19, 140, false, false);
+        let now = After {
+            board: Board::from_rows_bottom(&["...##.....", "#.####.##.", "#####.###."]),
+            m: MoveSummary::default(),
+            lines: 0x0140,
+            level: 19,
+        };
+        ai.root.board = now.board;
+        let cols = now.board.columns();
+        let locks = ai.quick_placements_after(&now, &cols, PieceKind::L);
+        let after: Vec<After> = locks
+            .iter()
+            .map(|&(o, x, y)| now.place(o, x, y, 0, false))
+            .collect();
+        let mut v2: Vec<[f64; 7]> = after
+            .iter()
+            .map(|a| PieceKind::ALL.map(|n| ai.best_follow_up(a, n, 1)))
+            .collect();
+        // A lock the two plies left out (beyond the beam).
+        v2[0] = [TOP_OUT * 2.0; 7];
+        let vc = ai.commit_values(&v2, &after);
+        for n in PieceKind::ALL {
+            let ni = n as usize;
+            let mut ranked: Vec<(f64, usize)> = (1..v2.len()).map(|li| (v2[li][ni], li)).collect();
+            ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let p3 = next_piece_probabilities(n);
+            let deep: Vec<(usize, f64)> = ranked[..3]
+                .iter()
+                .map(|&(_, li)| (li, ai.third_ply(&after[li], n, &p3, ai.cfg.deep_next)))
+                .collect();
+            let shift = deep
+                .iter()
+                .map(|&(li, v3)| v3 - v2[li][ni])
+                .fold(f64::NEG_INFINITY, f64::max);
+            for &(li, v3) in &deep {
+                assert_eq!(vc[li][ni], v3, "{n:?}: lock {li} takes its third-ply value");
+            }
+            for &(c2, li) in &ranked[3..] {
+                assert_eq!(vc[li][ni], c2 + shift, "{n:?}: lock {li} is shifted");
+            }
+            assert_eq!(vc[0][ni], TOP_OUT * 2.0, "a lock left out stays out");
+        }
+        assert!(vc.iter().zip(&v2).skip(1).any(|(a, b)| a != b));
     }
 
     /// `rollout_burns` changes the playouts' piece choices and nothing else: at 1 the

@@ -381,6 +381,11 @@ pub struct AiOptions {
     /// valued one piece deeper still, over the three pieces after the next (0 = four plies).
     #[arg(long, default_value_t = AiConfig::default().fifth_ply)]
     pub fifth_ply: usize,
+    /// From level 19, the state the first --reaction frames commit to is chosen by
+    /// third-ply values: for each possible next piece, its best N locks of the current piece
+    /// are valued as the final choice will value them (0 = by two-piece values alone).
+    #[arg(long, default_value_t = AiConfig::default().deep_commit, value_name = "N")]
+    pub deep_commit: usize,
     /// The fourth ply is used below this level only.
     #[arg(long, default_value_t = AiConfig::default().fourth_ply_until)]
     pub fourth_ply_until: u8,
@@ -459,6 +464,7 @@ impl AiOptions {
         for (name, v) in [
             ("--deep-locks", self.deep_locks),
             ("--deep-next", self.deep_next),
+            ("--deep-commit", self.deep_commit),
             ("--fourth-ply", self.fourth_ply),
             ("--fifth-ply", self.fifth_ply),
             ("--blind-locks", self.blind_locks),
@@ -513,6 +519,7 @@ impl AiOptions {
             input,
             reaction: self.reaction,
             deep_locks: self.deep_locks,
+            deep_commit: self.deep_commit,
             deep_next: self.deep_next,
             fourth_ply: self.fourth_ply,
             fifth_ply: self.fifth_ply,
@@ -570,8 +577,16 @@ impl AiOptions {
     /// The fourth ply for reports: `8 pairs on stacks of at most 10 rows, before level 29`,
     /// or `off`.
     pub fn fourth_ply_label(&self) -> String {
+        let commit = if self.deep_commit > 0 && self.deep_next > 0 {
+            format!(
+                "; the commitment from level 19 by the third ply of the best {} locks a next piece",
+                self.deep_commit
+            )
+        } else {
+            String::new()
+        };
         if self.fourth_ply == 0 || self.deep_locks == 0 || self.deep_next == 0 {
-            return "off".into();
+            return format!("off{commit}");
         }
         let mut s = format!(
             "{} pairs on stacks of at most {} rows",
@@ -587,6 +602,7 @@ impl AiOptions {
         if self.fifth_ply > 0 {
             s.push_str(&format!("; a fifth ply for the best {}", self.fifth_ply));
         }
+        s.push_str(&commit);
         s
     }
 

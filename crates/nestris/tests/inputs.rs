@@ -349,6 +349,7 @@ fn options_are_checked_alike() {
         ),
         (["--rollout-from-level", "300"], "300 is not in 0..=255"),
         (["--fourth-ply", "65"], "--fourth-ply 65 is out of range"),
+        (["--deep-commit", "65"], "--deep-commit 65 is out of range"),
         (
             ["--fourth-ply-max-height", "21"],
             "--fourth-ply-max-height 21 is out of range",
