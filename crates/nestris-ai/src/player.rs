@@ -767,18 +767,15 @@ impl Ai {
         let mut vc = v2.to_vec();
         for n in PieceKind::ALL {
             let ni = n as usize;
-            let mut ranked: Vec<(f64, usize)> = v2
-                .iter()
-                .enumerate()
-                .map(|(li, v)| (v[ni], li))
-                .filter(|&(c, _)| c < TOP_OUT)
-                .collect();
-            ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            ranked.truncate(self.cfg.deep_commit);
+            let ranked = ranked_for_next(v2, 0..v2.len(), n);
             let p3 = next_piece_probabilities(n);
             let mut shift = f64::NEG_INFINITY;
-            let mut deep: Vec<(usize, f64)> = Vec::with_capacity(ranked.len());
-            for &(c2, li) in &ranked {
+            let mut deep: Vec<(usize, f64)> = Vec::with_capacity(self.cfg.deep_commit);
+            for &(c2, li) in ranked
+                .iter()
+                .take_while(|&&(c, _)| c < TOP_OUT)
+                .take(self.cfg.deep_commit)
+            {
                 let v3 = self.third_ply(&after[li], n, &p3, self.cfg.deep_next);
                 if v3 < TOP_OUT {
                     shift = shift.max(v3 - c2);
@@ -813,9 +810,7 @@ impl Ai {
         after: &[After],
         next: PieceKind,
     ) -> (usize, f64) {
-        let n = next as usize;
-        let mut ranked: Vec<(f64, usize)> = candidates.map(|li| (v2[li][n], li)).collect();
-        ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let ranked = ranked_for_next(v2, candidates, next);
         let Some(&(c0, l0)) = ranked.first() else {
             return (0, TOP_OUT);
         };
@@ -1409,6 +1404,19 @@ fn draw_piece(rng: &mut SplitMix64, p: &[f64; 7]) -> PieceKind {
 
 /// Lock indices with their expected two-piece values over the next piece (the picker's
 /// probabilities after `current`), best first (ties by index).
+/// `candidates` (lock indices) by their two-piece value for the next piece `next`, best
+/// first (the first of equals by index).
+fn ranked_for_next(
+    v2: &[[f64; 7]],
+    candidates: impl Iterator<Item = usize>,
+    next: PieceKind,
+) -> Vec<(f64, usize)> {
+    let n = next as usize;
+    let mut ranked: Vec<(f64, usize)> = candidates.map(|li| (v2[li][n], li)).collect();
+    ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    ranked
+}
+
 fn ranked_by_expectation(v2: &[[f64; 7]], current: PieceKind) -> Vec<(f64, usize)> {
     let p = next_piece_probabilities(current);
     let mut ranked: Vec<(f64, usize)> = (0..v2.len())
@@ -1445,6 +1453,27 @@ fn simulate(root: &Root, plan: &[u8]) -> Vec<(i8, u8, i8)> {
 mod tests {
     use super::*;
 
+    /// The quick placements of `piece` on `now` (the player's root board set to it), the
+    /// game after each, and each one's two-piece values, as `decide` makes them.
+    fn locks_and_two_plies(
+        ai: &mut Ai,
+        now: &After,
+        piece: PieceKind,
+    ) -> (Vec<After>, Vec<[f64; 7]>) {
+        ai.root.board = now.board;
+        let cols = now.board.columns();
+        let locks = ai.quick_placements_after(now, &cols, piece);
+        let after: Vec<After> = locks
+            .iter()
+            .map(|&(o, x, y)| now.place(o, x, y, 0, false))
+            .collect();
+        let v2 = after
+            .iter()
+            .map(|a| PieceKind::ALL.map(|n| ai.best_follow_up(a, n, 1)))
+            .collect();
+        (after, v2)
+    }
+
     /// A player at level 39 under the double killscreen, 330 lines in.
     fn at_level_39(cfg: AiConfig) -> Ai {
         let mut ai = Ai::new(cfg);
@@ -1472,17 +1501,7 @@ mod tests {
                 lines: 0x0330,
                 level: 39,
             };
-            ai.root.board = now.board;
-            let cols = now.board.columns();
-            let locks = ai.quick_placements_after(&now, &cols, PieceKind::T);
-            let after: Vec<After> = locks
-                .iter()
-                .map(|&(o, x, y)| now.place(o, x, y, 0, false))
-                .collect();
-            let v2: Vec<[f64; 7]> = after
-                .iter()
-                .map(|a| PieceKind::ALL.map(|n| ai.best_follow_up(a, n, 1)))
-                .collect();
+            let (after, v2) = locks_and_two_plies(&mut ai, &now, PieceKind::T);
             ai.rollout_values(&v2, &after, PieceKind::T)
         };
         let (once, refined) = (values(0), values(3));
@@ -1525,17 +1544,7 @@ mod tests {
             lines: 0x0140,
             level: 19,
         };
-        ai.root.board = now.board;
-        let cols = now.board.columns();
-        let locks = ai.quick_placements_after(&now, &cols, PieceKind::L);
-        let after: Vec<After> = locks
-            .iter()
-            .map(|&(o, x, y)| now.place(o, x, y, 0, false))
-            .collect();
-        let mut v2: Vec<[f64; 7]> = after
-            .iter()
-            .map(|a| PieceKind::ALL.map(|n| ai.best_follow_up(a, n, 1)))
-            .collect();
+        let (after, mut v2) = locks_and_two_plies(&mut ai, &now, PieceKind::L);
         // A lock the two plies left out (beyond the beam).
         v2[0] = [TOP_OUT * 2.0; 7];
         let vc = ai.commit_values(&v2, &after);
