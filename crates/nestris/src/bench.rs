@@ -829,8 +829,9 @@ pub fn emit(
     })
 }
 
-fn print_table(v: &serde_json::Value) {
-    let f = |k: &str| v[k].as_f64().unwrap_or(0.0);
+/// The report's first line: the games, and where in the seed's sequence they start when a
+/// run does not start at game 0 (`--first-game`).
+fn print_games(v: &serde_json::Value) {
     match v["first_game"].as_u64() {
         Some(first) => println!(
             "games              {} (from game {first} of seed {})",
@@ -838,6 +839,11 @@ fn print_table(v: &serde_json::Value) {
         ),
         None => println!("games              {}", v["games"]),
     }
+}
+
+fn print_table(v: &serde_json::Value) {
+    let f = |k: &str| v[k].as_f64().unwrap_or(0.0);
+    print_games(v);
     println!(
         "format             {}: level {} type {} hz {} reaction {} line cap {}{} ({})",
         v["format"].as_str().unwrap_or("custom"),
@@ -959,13 +965,7 @@ fn print_decisions(v: &serde_json::Value) {
 fn print_classic_table(v: &serde_json::Value) {
     let f = |k: &str| v[k].as_f64().unwrap_or(0.0);
     let s = |k: &str| v[k].as_str().unwrap_or("").to_string();
-    match v["first_game"].as_u64() {
-        Some(first) => println!(
-            "games              {} (from game {first} of seed {})",
-            v["games"], v["seed"]
-        ),
-        None => println!("games              {}", v["games"]),
-    }
+    print_games(v);
     println!(
         "format             rules {} randomizer {}{} line cap {} ({})",
         s("rules"),
