@@ -10,7 +10,7 @@ use crate::board::{Board, ROWS};
 use crate::search::{BoardBefore, IReachPaths};
 
 /// Every feature, by name, with what it measures. Names are the weights file's keys.
-pub const FEATURES: [(&str, &str); 37] = [
+pub const FEATURES: [(&str, &str); 38] = [
     ("lines_cleared", "lines cleared by the placed pieces"),
     (
         "lock_height",
@@ -130,7 +130,33 @@ pub const FEATURES: [(&str, &str); 37] = [
          (danger_height + 6 unless set) beside the well over four, each a piece other than an \
          I with chance 0.8393",
     ),
+    (
+        "well_side_pit",
+        "rows beyond one by which a column beside the open well stands below its other \
+         neighbour (a wall counts as 20), at most 3: a pit that only a vertical I, or a J hooked \
+         over its neighbour, fills without reaching into the well, so without burning lines",
+    ),
 ];
+
+/// The `well_side_pit` feature: for each column beside the well, while the well is open to
+/// at least its top, the rows beyond one by which it stands below its neighbour away from the
+/// well (a wall counts as 20), at most 3 each. Filling such a pit with anything but a vertical
+/// I (or, two rows deep, a J hooked over the neighbour) puts a cell in the well, which clears
+/// the rows it completes one or two at a time: the singles that a stack with the column beside
+/// the well left low makes (README, "the pit beside the well").
+fn well_side_pits(h: &[u32; 10], well: usize) -> u32 {
+    let mut pits = 0;
+    for side in [well.checked_sub(1), (well < 9).then_some(well + 1)] {
+        let Some(n) = side else { continue };
+        if h[well] > h[n] {
+            continue;
+        }
+        let other = if n < well { n.checked_sub(1) } else { (n < 9).then_some(n + 1) };
+        let top = other.map_or(20, |o| h[o]);
+        pits += top.saturating_sub(h[n]).saturating_sub(1).min(3);
+    }
+    pits
+}
 
 /// The height of column `x`'s lower neighbour (a wall counts as the other one's height).
 fn lower_neighbour(h: &[u32; 10], x: usize) -> u32 {
@@ -1194,6 +1220,7 @@ impl Evaluator {
         if self.need_ready || w.w[36] != 0.0 {
             f[36] = drought_risk(&h, well, w.drought_ceiling());
         }
+        f[37] = well_side_pits(&h, well) as f64;
         // Burns on a low stack: a burn's cost grows with the rows the stack stands below the
         // danger height, where keeping the lines for a Tetris risks nothing.
         f[30] = f[22] * (w.danger_height - maxh as f64).max(0.0);
@@ -1349,6 +1376,29 @@ mod tests {
         let mut w = Weights::zero("params");
         w.well_column = well;
         Evaluator::features(b, &MoveSummary::default(), &w)[idx(name)]
+    }
+
+    /// `well_side_pit`: the column beside the open well, left low, counts its depth beyond one
+    /// row below its other neighbour (at most 3); a covered or filled well, a shallow step, or
+    /// a pit away from the well does not count.
+    #[test]
+    fn well_side_pit_reads_the_column_beside_the_well() {
+        // Column 8 three rows below column 7, the well open: 2.
+        let pit = Board::from_rows_bottom(&["########..", "########..", "########..", "#########."]);
+        assert_eq!(feat(&pit, "well_side_pit"), 2.0);
+        // One row below: nothing (the rows are given from the top).
+        let step = Board::from_rows_bottom(&["########..", "#########."]);
+        assert_eq!(feat(&step, "well_side_pit"), 0.0);
+        // Six rows below: at most 3.
+        let deep = Board::from_rows_bottom(&["########.."; 6]);
+        assert_eq!(feat(&deep, "well_side_pit"), 3.0);
+        // The well filled above the pit's bottom: a pit between two columns, i_dependency's.
+        let filled = Board::from_rows_bottom(&["########.#", "########.#", "########.#"]);
+        assert_eq!(feat(&filled, "well_side_pit"), 0.0);
+        // A middle well (column 2): both sides count. Column 1 stands two rows below column
+        // 0, column 3 three below column 4.
+        let mid = Board::from_rows_bottom(&["#...######", "#...######", "##..######"]);
+        assert_eq!(feat_well(&mid, "well_side_pit", 2), 1.0 + 2.0);
     }
 
     /// `drought_risk`: nothing while the well is under 3 rows deep; with a deep well, the
