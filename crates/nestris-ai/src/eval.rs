@@ -151,7 +151,11 @@ fn well_side_pits(h: &[u32; 10], well: usize) -> u32 {
         if h[well] > h[n] {
             continue;
         }
-        let other = if n < well { n.checked_sub(1) } else { (n < 9).then_some(n + 1) };
+        let other = if n < well {
+            n.checked_sub(1)
+        } else {
+            (n < 9).then_some(n + 1)
+        };
         let top = other.map_or(20, |o| h[o]);
         pits += top.saturating_sub(h[n]).saturating_sub(1).min(3);
     }
@@ -1220,7 +1224,9 @@ impl Evaluator {
         if self.need_ready || w.w[36] != 0.0 {
             f[36] = drought_risk(&h, well, w.drought_ceiling());
         }
-        f[37] = well_side_pits(&h, well) as f64;
+        if self.need_ready || w.w[37] != 0.0 {
+            f[37] = well_side_pits(&h, well) as f64;
+        }
         // Burns on a low stack: a burn's cost grows with the rows the stack stands below the
         // danger height, where keeping the lines for a Tetris risks nothing.
         f[30] = f[22] * (w.danger_height - maxh as f64).max(0.0);
@@ -1384,7 +1390,8 @@ mod tests {
     #[test]
     fn well_side_pit_reads_the_column_beside_the_well() {
         // Column 8 three rows below column 7, the well open: 2.
-        let pit = Board::from_rows_bottom(&["########..", "########..", "########..", "#########."]);
+        let pit =
+            Board::from_rows_bottom(&["########..", "########..", "########..", "#########."]);
         assert_eq!(feat(&pit, "well_side_pit"), 2.0);
         // One row below: nothing (the rows are given from the top).
         let step = Board::from_rows_bottom(&["########..", "#########."]);
