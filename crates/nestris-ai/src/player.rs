@@ -53,6 +53,13 @@
 //!   games) at 6.9 ms. Held out (the first 411 games of the field's format, seed 1):
 //!   -10,190 ± 20,394, pre-29 +1,542 ± 7,496, games below 230 lines 3 -> 7. So it is off by
 //!   default (`fifth_ply: 0`), an option for experiments.
+//! - **Playouts on tall stacks, preview seen** ([`AiConfig::tall_playouts`], off by
+//!   default; levels 18-28 where the fourth ply is out because a column stands taller than
+//!   its limit): the third ply's best pairs are valued by the greedy playouts the blind
+//!   decisions use (below), started from the game after the lock and the next piece. Four
+//!   plies see an I among the next pieces about half the time; a tall stack is lost to the
+//!   droughts they cannot see. Measured in the README ("After row 20: playouts on tall
+//!   stacks").
 //! - **Preview seen too late** (from level 29 the piece is nearly down at frame 18; from level
 //!   39 under the double killscreen it has locked): the commitment itself is the choice, so it
 //!   values the best [`AiConfig::blind_locks`] locks by the expectation over the next piece of
@@ -182,6 +189,15 @@ pub struct AiConfig {
     /// [`AiConfig::fourth_ply_max_height`] before level 19 (the slow speed band, where a
     /// piece falls a row in three frames or more and the stack can stand taller).
     pub fourth_ply_max_height_before_19: u32,
+    /// Playouts on tall stacks once the preview is seen: where the fourth ply is out because
+    /// a column stands taller than its height limit ([`AiConfig::fourth_ply_max_height`],
+    /// before level 19 [`AiConfig::fourth_ply_max_height_before_19`]; below
+    /// [`AiConfig::fourth_ply_until`] only), the third ply's best this-many (lock, next
+    /// placement) pairs are valued by greedy playouts from the game after both pieces: for
+    /// each piece after the next, [`AiConfig::rollouts`] sequences of
+    /// [`AiConfig::rollout_depth`] pieces, the same for every pair. A tall stack is where a
+    /// drought longer than the plies see ends games. 0 = off (the default).
+    pub tall_playouts: usize,
     /// Third ply when a piece must lock before the next one is seen (the reaction time is
     /// longer than the fall: from level 39 under the double killscreen): how many of the
     /// current piece's locks (best first by the expected two-piece value) are valued by the
@@ -248,6 +264,7 @@ impl Default for AiConfig {
             fourth_ply_until: 29,
             fourth_ply_max_height: 10,
             fourth_ply_max_height_before_19: 10,
+            tall_playouts: 0,
             blind_locks: 3,
             blind_next: 2,
             rollout_locks: 8,
@@ -824,10 +841,15 @@ impl Ai {
         } else {
             self.cfg.fourth_ply_max_height
         };
-        let fourth = if self.root.timing.level < self.cfg.fourth_ply_until
-            && self.root.board.heights().into_iter().max().unwrap_or(0) <= max_height
-        {
+        let below_until = self.root.timing.level < self.cfg.fourth_ply_until;
+        let low = self.root.board.heights().into_iter().max().unwrap_or(0) <= max_height;
+        let fourth = if below_until && low {
             self.cfg.fourth_ply
+        } else {
+            0
+        };
+        let tall = if below_until && !low && self.playout_shape(self.root.timing.level).0 > 0 {
+            self.cfg.tall_playouts
         } else {
             0
         };
@@ -836,7 +858,7 @@ impl Ai {
             if c2 >= TOP_OUT {
                 break;
             }
-            let v = if fourth > 0 {
+            let v = if fourth > 0 || tall > 0 {
                 let (v, seconds) = self.third_ply_pairs(&after[li], next, &p3, self.cfg.deep_next);
                 pairs.extend(seconds.into_iter().map(|(v, s)| (v, li, s)));
                 v
@@ -846,6 +868,11 @@ impl Ai {
             if v < best.0 {
                 best = (v, li);
             }
+        }
+        if tall > 0 && best.0 < TOP_OUT {
+            return self
+                .pair_playouts(&mut pairs, tall, next)
+                .unwrap_or((best.1, best.0));
         }
         if fourth == 0 || best.0 >= TOP_OUT {
             return (best.1, best.0);
@@ -880,6 +907,39 @@ impl Ai {
             }
         }
         (best5.1, best5.0)
+    }
+
+    /// [`AiConfig::tall_playouts`]: the best `count` of `pairs` (each a third-ply value, the
+    /// lock, and the game after the lock and a placement of `next`) by their third-ply value,
+    /// each valued by its two pieces' move costs plus the expectation over the piece after
+    /// `next` (the picker's probabilities) of the mean of its greedy playouts; the lock of
+    /// the best and that value. Every pair plays the same sequences, seeded by the position.
+    /// `None` when no pair is alive.
+    fn pair_playouts(
+        &mut self,
+        pairs: &mut [(f64, usize, After)],
+        count: usize,
+        next: PieceKind,
+    ) -> Option<(usize, f64)> {
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let first = pairs.first()?;
+        let mut rng = SplitMix64(position_seed(&self.root.board, next, first.2.lines));
+        let (seqs, shared) = self.sequence_set(&mut rng);
+        let p = next_piece_probabilities(next);
+        let (mut walks, mut values) = (Vec::new(), Vec::new());
+        let mut best: Option<(usize, f64)> = None;
+        for (v3, li, s) in pairs.iter().take(count) {
+            if *v3 >= TOP_OUT {
+                break;
+            }
+            let own = self.eval().move_cost(&s.m);
+            let means = self.playout_means(s, &seqs, &shared, &mut walks, &mut values);
+            let v = own + expected(&means, &p);
+            if best.is_none_or(|(_, b)| v < b) {
+                best = Some((*li, v));
+            }
+        }
+        best
     }
 
     /// The fifth ply's value of `s` (the game after the current and the next piece `next`):
@@ -1570,6 +1630,74 @@ mod tests {
             assert_eq!(vc[0][ni], TOP_OUT * 2.0, "a lock left out stays out");
         }
         assert!(vc.iter().zip(&v2).skip(1).any(|(a, b)| a != b));
+    }
+
+    /// `tall_playouts`: on a stack taller than the fourth ply's limit, the choice is the lock
+    /// of the best of the third ply's best N pairs by their two pieces' move costs plus the
+    /// expected mean of their playouts; on a low stack, or with 0, nothing changes.
+    #[test]
+    fn tall_playouts_value_the_third_plys_best_pairs() {
+        let choose = |tall: usize, rows: &[&str]| {
+            let mut ai = Ai::new(AiConfig {
+                tall_playouts: tall,
+                ..AiConfig::default()
+            });
+            ai.eval_ks = ai.cfg.weights.phase(18, 60, false, false);
+            ai.root.timing = Timing::spawn(18);
+            let now = After {
+                board: Board::from_rows_bottom(rows),
+                m: MoveSummary::default(),
+                lines: 0x0060,
+                level: 18,
+            };
+            let (after, v2) = locks_and_two_plies(&mut ai, &now, PieceKind::S);
+            let chosen = ai.choose_known(0..after.len(), &v2, &after, PieceKind::L);
+            (ai, after, v2, chosen)
+        };
+        let full = "#########.";
+        let mut tall_rows = vec![full; 9];
+        tall_rows.extend(["##.######.", "##.#####..", "#...###...", "#....#...."]);
+        let (mut ai, after, v2, chosen) = choose(4, &tall_rows);
+        assert!(ai.root.board.heights().into_iter().max().unwrap_or(0) > 10);
+        // The same by hand: the third ply's pairs for the best deep_locks locks, best first.
+        let p3 = next_piece_probabilities(PieceKind::L);
+        let mut pairs = Vec::new();
+        for &(_, li) in ranked_for_next(&v2, 0..after.len(), PieceKind::L)
+            .iter()
+            .take(ai.cfg.deep_locks)
+        {
+            let (_, seconds) = ai.third_ply_pairs(&after[li], PieceKind::L, &p3, ai.cfg.deep_next);
+            pairs.extend(seconds.into_iter().map(|(v, s)| (v, li, s)));
+        }
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let mut rng = SplitMix64(position_seed(
+            &ai.root.board,
+            PieceKind::L,
+            pairs[0].2.lines,
+        ));
+        let (seqs, _) = ai.sequence_set(&mut rng);
+        let r = seqs.len() / 7;
+        let mut best = (usize::MAX, f64::INFINITY);
+        for (_, li, s) in pairs.iter().take(4) {
+            let mut v = ai.eval().move_cost(&s.m);
+            for (k, group) in seqs.chunks(r).enumerate() {
+                let mean = group.iter().map(|q| ai.playout(s, q)).sum::<f64>() / r as f64;
+                v += p3[k] * mean;
+            }
+            if v < best.1 {
+                best = (*li, v);
+            }
+        }
+        assert_eq!(chosen.0, best.0);
+        assert!((chosen.1 - best.1).abs() < 1e-6 * best.1.abs().max(1.0));
+        // Off, the third ply's value; on a low stack, the fourth ply's either way.
+        let (_, _, _, off) = choose(0, &tall_rows);
+        assert_ne!(
+            off.1, chosen.1,
+            "the playouts' value is not the third ply's"
+        );
+        let low_rows = ["#########.", "##.######.", "#...###..."];
+        assert_eq!(choose(4, &low_rows).3, choose(0, &low_rows).3);
     }
 
     /// `rollout_burns` changes the playouts' piece choices and nothing else: at 1 the

@@ -396,6 +396,12 @@ pub struct AiOptions {
     /// or more (0..=20).
     #[arg(long, default_value_t = AiConfig::default().fourth_ply_max_height_before_19)]
     pub fourth_ply_max_height_before_19: u32,
+    /// Playouts on stacks taller than the fourth ply's height limit, before
+    /// --fourth-ply-until: how many of the third ply's best (lock, next placement) pairs are
+    /// valued by greedy playouts (--rollouts sequences of --rollout-depth pieces for each
+    /// piece after the next) instead of the third ply (0 = off).
+    #[arg(long, default_value_t = AiConfig::default().tall_playouts, value_name = "N")]
+    pub tall_playouts: usize,
     /// Third ply when a piece locks before the next one is seen (level 39 on under the double
     /// killscreen): how many of the current piece's best locks are valued by the expectation
     /// over the next piece and the one after (0 = two plies).
@@ -467,6 +473,7 @@ impl AiOptions {
             ("--deep-commit", self.deep_commit),
             ("--fourth-ply", self.fourth_ply),
             ("--fifth-ply", self.fifth_ply),
+            ("--tall-playouts", self.tall_playouts),
             ("--blind-locks", self.blind_locks),
             ("--blind-next", self.blind_next),
             ("--rollout-locks", self.rollout_locks),
@@ -526,6 +533,7 @@ impl AiOptions {
             fourth_ply_until: self.fourth_ply_until,
             fourth_ply_max_height: self.fourth_ply_max_height,
             fourth_ply_max_height_before_19: self.fourth_ply_max_height_before_19,
+            tall_playouts: self.tall_playouts,
             blind_locks: self.blind_locks,
             blind_next: self.blind_next,
             rollout_locks: self.rollout_locks,
@@ -601,6 +609,12 @@ impl AiOptions {
         s.push_str(&format!(", before level {}", self.fourth_ply_until));
         if self.fifth_ply > 0 {
             s.push_str(&format!("; a fifth ply for the best {}", self.fifth_ply));
+        }
+        if self.tall_playouts > 0 {
+            s.push_str(&format!(
+                "; on taller stacks, playouts ({} x {} pieces) for the best {} pairs",
+                self.rollouts, self.rollout_depth, self.tall_playouts
+            ));
         }
         s.push_str(&commit);
         s
