@@ -53,13 +53,15 @@
 //!   games) at 6.9 ms. Held out (the first 411 games of the field's format, seed 1):
 //!   -10,190 ± 20,394, pre-29 +1,542 ± 7,496, games below 230 lines 3 -> 7. So it is off by
 //!   default (`fifth_ply: 0`), an option for experiments.
-//! - **Playouts on tall stacks, preview seen** ([`AiConfig::tall_playouts`], off by
-//!   default; levels 18-28 where the fourth ply is out because a column stands taller than
-//!   its limit): the third ply's best pairs are valued by the greedy playouts the blind
-//!   decisions use (below), started from the game after the lock and the next piece. Four
-//!   plies see an I among the next pieces about half the time; a tall stack is lost to the
-//!   droughts they cannot see. Measured in the README ("After row 20: playouts on tall
-//!   stacks").
+//! - **Playouts on tall stacks, preview seen** ([`AiConfig::tall_playouts`], 8 pairs by
+//!   default since row 21; levels 18-28 where the fourth ply is out because a column stands
+//!   taller than its limit): the third ply's best pairs are valued by the greedy playouts
+//!   the blind decisions use (below), started from the game after the lock and the next
+//!   piece. Four plies see an I among the next pieces about half the time; a tall stack is
+//!   lost to the droughts they cannot see. With them the default stacks two rows taller
+//!   before level 19 (`[before_19] danger_height = 12`): held out on 1000 games to 230 lines,
+//!   pre-19 +20,907 ± 2,281, pre-29 +23,814 ± 4,604, games lost before 230 lines 9 -> 6
+//!   (README, "Row 21").
 //! - **Preview seen too late** (from level 29 the piece is nearly down at frame 18; from level
 //!   39 under the double killscreen it has locked): the commitment itself is the choice, so it
 //!   values the best [`AiConfig::blind_locks`] locks by the expectation over the next piece of
@@ -196,7 +198,8 @@ pub struct AiConfig {
     /// placement) pairs are valued by greedy playouts from the game after both pieces: for
     /// each piece after the next, [`AiConfig::rollouts`] sequences of
     /// [`AiConfig::rollout_depth`] pieces, the same for every pair. A tall stack is where a
-    /// drought longer than the plies see ends games. 0 = off (the default).
+    /// drought longer than the plies see ends games. 0 = off; 8 by default since row 21 of
+    /// the README's ablation, with the default weights' taller stack before level 19.
     pub tall_playouts: usize,
     /// Third ply when a piece must lock before the next one is seen (the reaction time is
     /// longer than the fall: from level 39 under the double killscreen): how many of the
@@ -264,7 +267,7 @@ impl Default for AiConfig {
             fourth_ply_until: 29,
             fourth_ply_max_height: 10,
             fourth_ply_max_height_before_19: 10,
-            tall_playouts: 0,
+            tall_playouts: 8,
             blind_locks: 3,
             blind_next: 2,
             rollout_locks: 8,
