@@ -593,8 +593,17 @@ impl AiOptions {
         } else {
             String::new()
         };
+        // The playouts on tall stacks act where the fourth ply does not, so with it off too.
+        let tall = if self.tall_playouts > 0 && self.deep_locks > 0 && self.deep_next > 0 {
+            format!(
+                "; on taller stacks, playouts ({} x {} pieces) for the best {} pairs",
+                self.rollouts, self.rollout_depth, self.tall_playouts
+            )
+        } else {
+            String::new()
+        };
         if self.fourth_ply == 0 || self.deep_locks == 0 || self.deep_next == 0 {
-            return format!("off{commit}");
+            return format!("off{tall}{commit}");
         }
         let mut s = format!(
             "{} pairs on stacks of at most {} rows",
@@ -610,12 +619,7 @@ impl AiOptions {
         if self.fifth_ply > 0 {
             s.push_str(&format!("; a fifth ply for the best {}", self.fifth_ply));
         }
-        if self.tall_playouts > 0 {
-            s.push_str(&format!(
-                "; on taller stacks, playouts ({} x {} pieces) for the best {} pairs",
-                self.rollouts, self.rollout_depth, self.tall_playouts
-            ));
-        }
+        s.push_str(&tall);
         s.push_str(&commit);
         s
     }
