@@ -260,7 +260,9 @@ pub struct Weights {
     /// it plays already, its vertical I's reach (`unreachable_columns`, `unreachable_gaps`)
     /// measured at level 29's gravity, so that the stack meets the killscreen as its table
     /// keeps it (in every game that gets there from the menu, level 29 comes at the next
-    /// multiple of ten lines).
+    /// multiple of ten lines). For the `[double_killscreen]` table, the same in the last
+    /// this many lines of the level before its `from_level` (level 38 in the field's format),
+    /// its reach measured at two rows a frame.
     pub ready_lines: Option<u16>,
     /// For the `[before_19]` table (`until_lines`): the line count from which it gives way
     /// to the base weights before level 19, so that the stack meets level 19's speed as
@@ -509,12 +511,19 @@ impl Weights {
             };
             let from_level = level("from_level")?;
             let ready_from = level("ready_from")?;
+            let ready_lines = take_line_count(
+                &mut pairs,
+                "double_killscreen.ready_lines",
+                10,
+                " (a level lasts ten lines)",
+            )?;
             let mut d = w.at_level(29).override_table(
                 format!("{name} (double killscreen)"),
                 from_level.unwrap_or(nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL),
                 &pairs,
             )?;
             d.ready_from = ready_from;
+            d.ready_lines = ready_lines;
             w.double_killscreen = Some(d);
         }
         if let Some(toml::Value::Table(t)) = value.get("endgame") {
@@ -533,6 +542,7 @@ impl Weights {
             let mut e = d.override_table(format!("{name} (endgame)"), d.from_level, &pairs)?;
             e.lines_left = Some(left);
             e.ready_from = None;
+            e.ready_lines = None;
             w.endgame = Some(e);
         }
         if let Some(toml::Value::Table(t)) = value.get("b_type") {
@@ -724,7 +734,9 @@ impl Weights {
     /// Which of [`Weights::phases`] is in force at `level` with `lines` cleared (the line
     /// count, not the game's BCD counter), in a B-type game or not, with the double killscreen
     /// (a departure) on or off. The killscreen table plays from level 29, and in the last
-    /// `ready_lines` lines of level 28 when it has that key.
+    /// `ready_lines` lines of level 28 when it has that key; the double killscreen's from its
+    /// `from_level`, and in the last `ready_lines` lines of the level before when it has that
+    /// key.
     pub fn phase(&self, level: u8, lines: u32, double_killscreen: bool, b_type: bool) -> usize {
         let before_19 = |b: &Weights| b.until_lines.is_none_or(|u| lines < u32::from(u));
         // Level 28 ends at the next multiple of ten lines.
@@ -735,6 +747,7 @@ impl Weights {
         match &self.double_killscreen {
             _ if b_type => 2,
             Some(d) if double_killscreen && level >= d.from_level => 3,
+            Some(d) if double_killscreen && level + 1 == d.from_level && ready(d) => 3,
             _ if level < 19 && self.before_19.as_deref().is_some_and(before_19) => 4,
             _ if level == 28 && self.killscreen.as_deref().is_some_and(ready) => 1,
             _ => usize::from(level >= 29),
@@ -865,6 +878,9 @@ impl Weights {
             let mut header = format!("[double_killscreen]\nfrom_level = {}\n", d.from_level);
             if let Some(r) = d.ready_from {
                 header.push_str(&format!("ready_from = {r}\n"));
+            }
+            if let Some(n) = d.ready_lines {
+                header.push_str(&format!("ready_lines = {n}\n"));
             }
             d.write_overrides(&mut out, &header, self.at_level(29));
             if let Some(e) = &self.endgame {
@@ -2034,6 +2050,45 @@ mod tests {
         // From a level: before it, the level's own reach.
         assert_eq!(at(37, true, Some(38)), at(37, true, None));
         assert_eq!(at(38, true, Some(38)), at_39);
+    }
+
+    /// `[double_killscreen] ready_lines`: the double killscreen's table plays the last lines
+    /// of the level before its `from_level`, in games with it on only; read, written back,
+    /// checked; the endgame does not inherit it.
+    #[test]
+    fn double_killscreen_ready_lines_play_the_end_of_level_38() {
+        let w = Weights::from_toml(
+            "[weights]\nburns = 40\n[killscreen]\nburns = 30\n\
+             [double_killscreen]\nready_lines = 4\nburns = 20\n\
+             [endgame]\nlines_left = 30\ntetrises = -600\n",
+        )
+        .unwrap();
+        let burns =
+            |level: u8, lines: u32| w.phases()[w.phase(level, lines, true, false)].get("burns");
+        assert_eq!(burns(38, 325), 30.0);
+        assert_eq!(burns(38, 326), 20.0);
+        assert_eq!(burns(38, 329), 20.0);
+        assert_eq!(burns(37, 329), 30.0);
+        assert_eq!(burns(39, 330), 20.0);
+        assert_eq!(w.phase(38, 329, true, false), 3);
+        // Without the double killscreen, level 38 is the killscreen table's to the end.
+        assert_eq!(w.phase(38, 329, false, false), 1);
+        assert_eq!(w.phase(38, 329, true, true), 2);
+        let back = Weights::from_toml(&w.to_toml()).unwrap();
+        assert_eq!(back, w);
+        assert_eq!(
+            back.double_killscreen.as_ref().unwrap().ready_lines,
+            Some(4)
+        );
+        assert_eq!(back.endgame.as_ref().unwrap().ready_lines, None);
+        assert_refused(
+            "[weights]\nburns = 40\n[double_killscreen]\nready_lines = {}\n",
+            &["0", "11", "2.5", "\"x\""],
+            &[
+                "double_killscreen.ready_lines = ",
+                "expected a line count 1..=10",
+            ],
+        );
     }
 
     /// `[killscreen] ready_lines`: the killscreen table plays the last lines of level 28,
