@@ -294,8 +294,9 @@ impl AiConfig {
     }
 
     /// The evaluator the player uses in phase `phase` ([`AiConfig::phase`]): that phase's
-    /// weights at this tap speed. The double killscreen's table, from its `from_level`, and
-    /// the killscreen table from `ready_from` ready the stack for two rows a frame: their
+    /// weights at this tap speed. The double killscreen's table, from its `from_level` (and
+    /// in the last `ready_lines` lines of the level before), and the killscreen table from
+    /// `ready_from` ready the stack for two rows a frame: their
     /// reach is measured at that gravity. The killscreen table measures it at level 29's
     /// gravity at least, as it plays the last lines of level 28 with `ready_lines`.
     pub fn phase_evaluator(&self, phase: usize) -> Evaluator {
