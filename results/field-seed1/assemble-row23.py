@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Row 23 on all 1000 of the headline's games, from the files in this folder.
+
+Games 0-499: row 23's whole games (row23-games-0-249.csv, row23-games-250-499.csv).
+Games 500-999: row 22's whole games (row22-games-500-999.csv), each game that reached 300
+lines replaced by row 23's game played on from its position there (row23-from300-*.csv;
+game k of such a run is the k-th game-*.txt of p300-500/ or p300-750/, unpacked from
+row22-at300-games-500-999.tar.gz). Row 23 changes the game from 326 lines only, so the 21
+games that ended before 300 lines are its own. Writes row23-games-0-999.csv and prints the
+headline's figures (percentiles by linear interpolation between ranks, as `nestris bench`).
+
+usage: tar xzf row22-at300-games-500-999.tar.gz && python3 assemble-row23.py
+"""
+import math
+import os
+import statistics
+
+
+def rows(path):
+    out = {}
+    for line in open(path):
+        if line[0] in "#g":
+            continue
+        p = line.rstrip("\n").split(",")
+        out[int(p[0])] = dict(score=int(p[1]), lines=int(p[3]), tl=int(p[8]), b19=int(p[9]),
+                              b29=int(p[10]), b39=int(p[11]))
+    return out
+
+
+whole = {}
+for f in ["row23-games-0-249.csv", "row23-games-250-499.csv"]:
+    whole.update(rows(f))
+rest = rows("row22-games-500-999.csv")
+source = {g: "row 22 whole game (ended before 300 lines, identical)" for g in rest}
+for folder, f in [("p300-500", "row23-from300-500.csv"), ("p300-750", "row23-from300-750.csv")]:
+    files = sorted(x for x in os.listdir(folder) if x.startswith("game-"))
+    for k, v in rows(f).items():
+        g = int(files[k][5:11])
+        rest[g] = dict(v, b19=rest[g]["b19"], b29=rest[g]["b29"], tl=None)
+        source[g] = "row 23 from row 22's position at 300 lines"
+
+
+def report(games, name):
+    s = sorted(g["score"] for g in games)
+    n = len(s)
+    m = sum(s) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in s) / (n - 1))
+
+    def pct(q):
+        r = q * (n - 1)
+        lo = int(r)
+        hi = min(n - 1, lo + 1)
+        return round(s[lo] + (s[hi] - s[lo]) * (r - lo))
+
+    print(f"{name}: {n} games, mean {m:,.0f} +- {sd / math.sqrt(n):,.0f}, sd {sd:,.0f}")
+    print("  percentiles 1/5/10/50/90/99: " + " / ".join(f"{pct(q):,}" for q in (0.01, 0.05, 0.1, 0.5, 0.9, 0.99)))
+    print("  before level 19/29/39: " + " / ".join(f"{sum(g[k] for g in games) / n:,.0f}" for k in ("b19", "b29", "b39")))
+    lines = [g["lines"] for g in games]
+    print(f"  lines {sum(lines) / n:.1f} (median {statistics.median(lines)}), below 130/230/330: "
+          + " / ".join(f"{sum(1 for x in lines if x < c) / n * 100:.1f}%" for c in (130, 230, 330))
+          + f", at the cap {sum(1 for x in lines if x >= 430)}")
+    if all(g["tl"] is not None for g in games):
+        print(f"  Tetris rate {sum(g['tl'] for g in games) / sum(lines) * 100:.1f}%")
+
+
+report(list(whole.values()), "games 0-499")
+report(list(rest.values()), "games 500-999")
+report(list(whole.values()) + list(rest.values()), "all 1000")
+with open("row23-games-0-999.csv", "w") as out:
+    out.write("# row 23 (the default since 2026-11-27), field format, seed 1; assemble-row23.py wrote it\n")
+    out.write("game,score,lines,before_19,before_29,before_39,played\n")
+    for g in sorted(whole):
+        v = whole[g]
+        out.write(f"{g},{v['score']},{v['lines']},{v['b19']},{v['b29']},{v['b39']},whole game\n")
+    for g in sorted(rest):
+        v = rest[g]
+        out.write(f"{g},{v['score']},{v['lines']},{v['b19']},{v['b29']},{v['b39']},{source[g]}\n")
