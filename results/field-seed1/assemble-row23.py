@@ -15,16 +15,7 @@ import math
 import os
 import statistics
 
-
-def rows(path):
-    out = {}
-    for line in open(path):
-        if line[0] in "#g":
-            continue
-        p = line.rstrip("\n").split(",")
-        out[int(p[0])] = dict(score=int(p[1]), lines=int(p[3]), tl=int(p[8]), b19=int(p[9]),
-                              b29=int(p[10]), b39=int(p[11]))
-    return out
+from pair import rows
 
 
 whole = {}

@@ -5,50 +5,62 @@ usage: pair.py --base B.csv [B2.csv ...] --cand DIR:F.csv [DIR2:F2.csv ...]
 Game k of a candidate run is the k-th game-*.txt file of DIR by name; games with no file
 (they ended before the save) count as equal to the base."""
 import sys, os, math, csv
-def rows(f):
-    out={}
-    for line in open(f):
-        if line.startswith('#') or line.startswith('game'): continue
-        p=line.rstrip('\n').split(',')
-        if len(p)<16: continue
-        out[int(p[0])]=dict(score=int(p[1]),lines=int(p[3]),tl=int(p[8]),b39=int(p[11]))
+def rows(path):
+    """The games of a `nestris bench --games-csv` file by number: score, lines, Tetris lines
+    and the scores before levels 19, 29 and 39 (assemble-row23.py reads them too)."""
+    out = {}
+    for line in open(path):
+        if line.startswith('#') or line.startswith('game'):
+            continue
+        p = line.rstrip('\n').split(',')
+        if len(p) < 16:
+            continue
+        out[int(p[0])] = dict(score=int(p[1]), lines=int(p[3]), tl=int(p[8]), b19=int(p[9]),
+                              b29=int(p[10]), b39=int(p[11]))
     return out
-a=sys.argv[1:]; i=a.index('--cand')
-base={}
-for f in a[1:i]: base.update(rows(f))
-cand={}
-for spec in a[i+1:]:
-    d,f=spec.split(':')
-    files=sorted(x for x in os.listdir(d) if x.startswith('game-') and x.endswith('.txt'))
-    r=rows(f)
-    for k,v in r.items():
-        g=int(files[k][5:11]); cand[g]=v
-games=sorted(base)
-diffs=[];b39=[];n=0;nc=0
-for g in games:
-    b=base[g]; c=cand.get(g)
-    if c is None:
-        # either no position (ended before) or not played yet
-        continue
-    nc+=1
-    diffs.append(c['score']-b['score']); b39.append(c['b39']-b['b39'])
-# games ended before the save: in base, lines < 300 or no file
-dirs=[s.split(':')[0] for s in a[i+1:]]
-have=set()
-for d in dirs:
-    for x in os.listdir(d):
-        if x.startswith('game-'): have.add(int(x[5:11]))
-rng=[g for g in games if g in cand or g not in have]
-ended=[g for g in rng if g not in have]
-allg=diffs+[0]*len(ended)
-def ms(x):
-    m=sum(x)/len(x); sd=math.sqrt(sum((y-m)**2 for y in x)/(len(x)-1)); return m, sd/math.sqrt(len(x))
-m,se=ms(allg)
-bm=sum(base[g]['score'] for g in rng)/len(rng); cm=bm+m
-print(f"games {len(allg)} (played {nc}, ended before save {len(ended)}): base {bm:,.0f} cand {cm:,.0f} diff {m:+,.0f} +- {se:,.0f}")
-m2,se2=ms(b39+[0]*len(ended)); print(f"before_39 diff {m2:+,.0f} +- {se2:,.0f}")
-def lost(rows,lo,hi): return sum(1 for r in rows if lo<=r['lines']<hi)
-br=[base[g] for g in rng]; cr=[cand.get(g,base[g]) for g in rng]
-for lo,hi in [(0,330),(330,340),(340,430),(430,10000)]:
-    print(f"lines {lo}-{hi}: base {lost(br,lo,hi)} cand {lost(cr,lo,hi)}")
-print(f"lines base {sum(r['lines'] for r in br)/len(br):.1f} cand {sum(r['lines'] for r in cr)/len(cr):.1f}")
+
+
+def main():
+    a=sys.argv[1:]; i=a.index('--cand')
+    base={}
+    for f in a[1:i]: base.update(rows(f))
+    cand={}
+    for spec in a[i+1:]:
+        d,f=spec.split(':')
+        files=sorted(x for x in os.listdir(d) if x.startswith('game-') and x.endswith('.txt'))
+        r=rows(f)
+        for k,v in r.items():
+            g=int(files[k][5:11]); cand[g]=v
+    games=sorted(base)
+    diffs=[];b39=[];n=0;nc=0
+    for g in games:
+        b=base[g]; c=cand.get(g)
+        if c is None:
+            # either no position (ended before) or not played yet
+            continue
+        nc+=1
+        diffs.append(c['score']-b['score']); b39.append(c['b39']-b['b39'])
+    # games ended before the save: in base, lines < 300 or no file
+    dirs=[s.split(':')[0] for s in a[i+1:]]
+    have=set()
+    for d in dirs:
+        for x in os.listdir(d):
+            if x.startswith('game-'): have.add(int(x[5:11]))
+    rng=[g for g in games if g in cand or g not in have]
+    ended=[g for g in rng if g not in have]
+    allg=diffs+[0]*len(ended)
+    def ms(x):
+        m=sum(x)/len(x); sd=math.sqrt(sum((y-m)**2 for y in x)/(len(x)-1)); return m, sd/math.sqrt(len(x))
+    m,se=ms(allg)
+    bm=sum(base[g]['score'] for g in rng)/len(rng); cm=bm+m
+    print(f"games {len(allg)} (played {nc}, ended before save {len(ended)}): base {bm:,.0f} cand {cm:,.0f} diff {m:+,.0f} +- {se:,.0f}")
+    m2,se2=ms(b39+[0]*len(ended)); print(f"before_39 diff {m2:+,.0f} +- {se2:,.0f}")
+    def lost(rows,lo,hi): return sum(1 for r in rows if lo<=r['lines']<hi)
+    br=[base[g] for g in rng]; cr=[cand.get(g,base[g]) for g in rng]
+    for lo,hi in [(0,330),(330,340),(340,430),(430,10000)]:
+        print(f"lines {lo}-{hi}: base {lost(br,lo,hi)} cand {lost(cr,lo,hi)}")
+    print(f"lines base {sum(r['lines'] for r in br)/len(br):.1f} cand {sum(r['lines'] for r in cr)/len(cr):.1f}")
+
+
+if __name__ == '__main__':
+    main()
