@@ -10,7 +10,7 @@ use crate::board::{Board, ROWS};
 use crate::search::{BoardBefore, IReachPaths};
 
 /// Every feature, by name, with what it measures. Names are the weights file's keys.
-pub const FEATURES: [(&str, &str); 38] = [
+pub const FEATURES: [(&str, &str); 39] = [
     ("lines_cleared", "lines cleared by the placed pieces"),
     (
         "lock_height",
@@ -136,7 +136,35 @@ pub const FEATURES: [(&str, &str); 38] = [
          neighbour (a wall counts as 20), at most 3: a pit that only a vertical I, or a J hooked \
          over its neighbour, fills without reaching into the well, so without burning lines",
     ),
+    (
+        "far_side_shortfall",
+        "rows by which the lowest column on the well's far side from the spawn (left of a well \
+         in columns 0-4, right of one in 5-9) stands below the mean height of the columns on \
+         the near side: under the double killscreen only a low stack lets pieces cross the \
+         well to fill the far side, and a row is cleared only once it is full there too",
+    ),
 ];
+
+/// The `far_side_shortfall` feature: the columns beyond the well, seen from the spawn
+/// columns (4-6), are reached only by crossing the well and the columns beside it. Under the
+/// double killscreen a piece falls 4 rows for each column it is tapped, so once the near side
+/// grows the far side is sealed off, and every row above it waits for cells nothing can put
+/// there (README, "After row 23": the double killscreen's lost games stood with column 0
+/// several rows below its neighbours). The feature is the mean height of the near side less
+/// the lowest far-side column's height, when positive.
+fn far_side_shortfall(h: &[u32; 10], well: usize) -> f64 {
+    let (far, near) = if well < 5 {
+        (0..well, well + 1..10)
+    } else {
+        (well + 1..10, 0..well)
+    };
+    let Some(low) = h[far].iter().min() else {
+        return 0.0;
+    };
+    let near = &h[near];
+    let mean = near.iter().sum::<u32>() as f64 / near.len() as f64;
+    (mean - *low as f64).max(0.0)
+}
 
 /// The `well_side_pit` feature: for each column beside the well, while the well is open to
 /// at least its top, the rows beyond one by which it stands below its neighbour away from the
@@ -1243,6 +1271,9 @@ impl Evaluator {
         if self.need_ready || w.w[37] != 0.0 {
             f[37] = well_side_pits(&h, well) as f64;
         }
+        if self.need_ready || w.w[38] != 0.0 {
+            f[38] = far_side_shortfall(&h, well);
+        }
         // Burns on a low stack: a burn's cost grows with the rows the stack stands below the
         // danger height, where keeping the lines for a Tetris risks nothing.
         f[30] = f[22] * (w.danger_height - maxh as f64).max(0.0);
@@ -1422,6 +1453,28 @@ mod tests {
         // 0, column 3 three below column 4.
         let mid = Board::from_rows_bottom(&["#...######", "#...######", "##..######"]);
         assert_eq!(feat_well(&mid, "well_side_pit", 2), 1.0 + 2.0);
+    }
+
+    /// `far_side_shortfall`: the lowest column beyond the well (seen from the spawn) against
+    /// the near side's mean height; nothing with the well at an edge or a far side as tall.
+    #[test]
+    fn far_side_shortfall_reads_the_columns_beyond_the_well() {
+        // Well in column 2: columns 0-1 stand 1 and 2 rows, columns 3-9 four: 4 - 1 = 3.
+        let low =
+            Board::from_rows_bottom(&["...#######", "...#######", ".#.#######", "##.#######"]);
+        assert_eq!(feat_well(&low, "far_side_shortfall", 2), 3.0);
+        // The far side as tall as the near side's mean, or taller: nothing.
+        let level = Board::from_rows_bottom(&["##.#######"; 4]);
+        assert_eq!(feat_well(&level, "far_side_shortfall", 2), 0.0);
+        let tall = Board::from_rows_bottom(&["##........", "##.#######"]);
+        assert_eq!(feat_well(&tall, "far_side_shortfall", 2), 0.0);
+        // A well on the right (column 7): the far side is columns 8-9; the near side's mean
+        // is (7 x 2) / 7 = 2, column 9 stands 0.
+        let right = Board::from_rows_bottom(&["#######.#.", "#######.#."]);
+        assert_eq!(feat_well(&right, "far_side_shortfall", 7), 2.0);
+        // A well at an edge has no far side.
+        assert_eq!(feat_well(&low, "far_side_shortfall", 0), 0.0);
+        assert_eq!(feat_well(&low, "far_side_shortfall", 9), 0.0);
     }
 
     /// `drought_risk`: nothing while the well is under 3 rows deep; with a deep well, the
