@@ -11,11 +11,10 @@ headline's figures (percentiles by linear interpolation between ranks, as `nestr
 
 usage: tar xzf row22-at300-games-500-999.tar.gz && python3 assemble-row23.py
 """
-import math
 import os
-import statistics
 
 from pair import rows
+from report import report
 
 
 whole = {}
@@ -29,29 +28,6 @@ for folder, f in [("p300-500", "row23-from300-500.csv"), ("p300-750", "row23-fro
         g = int(files[k][5:11])
         rest[g] = dict(v, b19=rest[g]["b19"], b29=rest[g]["b29"], tl=None)
         source[g] = "row 23 from row 22's position at 300 lines"
-
-
-def report(games, name):
-    s = sorted(g["score"] for g in games)
-    n = len(s)
-    m = sum(s) / n
-    sd = math.sqrt(sum((x - m) ** 2 for x in s) / (n - 1))
-
-    def pct(q):
-        r = q * (n - 1)
-        lo = int(r)
-        hi = min(n - 1, lo + 1)
-        return round(s[lo] + (s[hi] - s[lo]) * (r - lo))
-
-    print(f"{name}: {n} games, mean {m:,.0f} +- {sd / math.sqrt(n):,.0f}, sd {sd:,.0f}")
-    print("  percentiles 1/5/10/50/90/99: " + " / ".join(f"{pct(q):,}" for q in (0.01, 0.05, 0.1, 0.5, 0.9, 0.99)))
-    print("  before level 19/29/39: " + " / ".join(f"{sum(g[k] for g in games) / n:,.0f}" for k in ("b19", "b29", "b39")))
-    lines = [g["lines"] for g in games]
-    print(f"  lines {sum(lines) / n:.1f} (median {statistics.median(lines)}), below 130/230/330: "
-          + " / ".join(f"{sum(1 for x in lines if x < c) / n * 100:.1f}%" for c in (130, 230, 330))
-          + f", at the cap {sum(1 for x in lines if x >= 430)}")
-    if all(g["tl"] is not None for g in games):
-        print(f"  Tetris rate {sum(g['tl'] for g in games) / sum(lines) * 100:.1f}%")
 
 
 report(list(whole.values()), "games 0-499")

@@ -1,18 +1,28 @@
 #!/usr/bin/env python3
 """Paired comparison of whole games (base CSVs of `nestris bench --games-csv`) with the same
 games played on from saved positions (`bench --position DIR --games-csv F`).
-usage: pair.py --base B.csv [B2.csv ...] --cand DIR:F.csv [DIR2:F2.csv ...]
+usage: pair.py --base B.csv [B2.csv ...] --cand DIR:F.csv[:LO-HI] [DIR2:F2.csv[:LO-HI] ...]
 Game k of a candidate run is the k-th game-*.txt file of DIR by name; games with no file
-(they ended before the save) count as equal to the base."""
+(they ended before the save) count as equal to the base. With LO-HI (the games DIR was saved
+from), only games LO..=HI are paired, up to the last one the candidate run has played (a run
+stopped part-way is paired on what it played); without, every base game that is in no folder
+counts as ended before the save. A base file is a bench CSV or row23-games-0-999.csv."""
 import sys, os, math, csv
 def rows(path):
     """The games of a `nestris bench --games-csv` file by number: score, lines, Tetris lines
     and the scores before levels 19, 29 and 39 (assemble-row23.py reads them too)."""
     out = {}
+    assembled = False
     for line in open(path):
+        if line.startswith('game,score,lines,'):
+            assembled = True  # row23-games-0-999.csv: game, score, lines, before 19/29/39
         if line.startswith('#') or line.startswith('game'):
             continue
         p = line.rstrip('\n').split(',')
+        if assembled:
+            out[int(p[0])] = dict(score=int(p[1]), lines=int(p[2]), tl=None, b19=int(p[3]),
+                                  b29=int(p[4]), b39=int(p[5]))
+            continue
         if len(p) < 16:
             continue
         out[int(p[0])] = dict(score=int(p[1]), lines=int(p[3]), tl=int(p[8]), b19=int(p[9]),
@@ -24,15 +34,25 @@ def main():
     a=sys.argv[1:]; i=a.index('--cand')
     base={}
     for f in a[1:i]: base.update(rows(f))
-    cand={}
+    cand={}; have=set(); ranges=[]
     for spec in a[i+1:]:
-        d,f=spec.split(':')
+        parts=spec.split(':')
+        d,f=parts[0],parts[1]
         files=sorted(x for x in os.listdir(d) if x.startswith('game-') and x.endswith('.txt'))
-        r=rows(f)
-        for k,v in r.items():
-            g=int(files[k][5:11]); cand[g]=v
+        have.update(int(x[5:11]) for x in files)
+        played={int(files[k][5:11]): v for k, v in rows(f).items()}
+        cand.update(played)
+        if len(parts) > 2:
+            lo,hi=(int(x) for x in parts[2].split('-'))
+            if played:
+                hi=min(hi, max(played))
+            elif files:
+                hi=min(hi, int(files[0][5:11]) - 1)
+            ranges.append((lo,hi))
     games=sorted(base)
-    diffs=[];b39=[];n=0;nc=0
+    if ranges:
+        games=[g for g in games if any(lo <= g <= hi for lo, hi in ranges)]
+    diffs=[];b39=[];nc=0
     for g in games:
         b=base[g]; c=cand.get(g)
         if c is None:
@@ -40,12 +60,7 @@ def main():
             continue
         nc+=1
         diffs.append(c['score']-b['score']); b39.append(c['b39']-b['b39'])
-    # games ended before the save: in base, lines < 300 or no file
-    dirs=[s.split(':')[0] for s in a[i+1:]]
-    have=set()
-    for d in dirs:
-        for x in os.listdir(d):
-            if x.startswith('game-'): have.add(int(x[5:11]))
+    # games ended before the save: in base, no file
     rng=[g for g in games if g in cand or g not in have]
     ended=[g for g in rng if g not in have]
     allg=diffs+[0]*len(ended)

@@ -1,0 +1,29 @@
+"""The headline's figures for a list of per-game rows (pair.py's rows()): mean and its
+standard error, percentiles (linear interpolation between ranks, as `nestris bench`),
+the scores before levels 19, 29 and 39, lines and the Tetris rate where counted. The
+assemble-row*.py scripts print them."""
+import math
+import statistics
+
+
+def report(games, name):
+    s = sorted(g["score"] for g in games)
+    n = len(s)
+    m = sum(s) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in s) / (n - 1))
+
+    def pct(q):
+        r = q * (n - 1)
+        lo = int(r)
+        hi = min(n - 1, lo + 1)
+        return round(s[lo] + (s[hi] - s[lo]) * (r - lo))
+
+    print(f"{name}: {n} games, mean {m:,.0f} +- {sd / math.sqrt(n):,.0f}, sd {sd:,.0f}")
+    print("  percentiles 1/5/10/50/90/99: " + " / ".join(f"{pct(q):,}" for q in (0.01, 0.05, 0.1, 0.5, 0.9, 0.99)))
+    print("  before level 19/29/39: " + " / ".join(f"{sum(g[k] for g in games) / n:,.0f}" for k in ("b19", "b29", "b39")))
+    lines = [g["lines"] for g in games]
+    print(f"  lines {sum(lines) / n:.1f} (median {statistics.median(lines)}), below 130/230/330: "
+          + " / ".join(f"{sum(1 for x in lines if x < c) / n * 100:.1f}%" for c in (130, 230, 330))
+          + f", at the cap {sum(1 for x in lines if x >= 430)}")
+    if all(g["tl"] is not None for g in games):
+        print(f"  Tetris rate {sum(g['tl'] for g in games) / sum(lines) * 100:.1f}%")
