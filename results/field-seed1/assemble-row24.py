@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""Row 24 on all 1000 of the headline's games, from the files in this folder.
+
+Row 24 (`[double_killscreen] excess_ready = 40`) changes the game from 326 lines only (row
+23's `ready_lines = 4` puts the double killscreen's table in force there). Its games are
+row 23's (row23-games-0-999.csv), each game that reached 326 lines replaced by row 24's
+game played on from row 23's position there (excessready40-from326-*.csv; game k of such a
+run is the k-th game-*.txt of p326-0/, p326-250/, p326-500/ or p326-750/, unpacked from
+row23-at326-games-0-999.tar.gz, whose files are named by game number). Writes
+row24-games-0-999.csv and prints the headline's figures, as assemble-row23.py does.
+
+usage: tar xzf row23-at326-games-0-999.tar.gz && python3 assemble-row24.py
+"""
+import os
+
+from report import report
+from pair import rows
+
+games = rows("row23-games-0-999.csv")
+source = {g: "row 23 whole game (ended before 326 lines, identical)" for g in games}
+for x in ("0", "250", "500", "750"):
+    folder = f"p326-{x}"
+    files = sorted(f for f in os.listdir(folder) if f.startswith("game-"))
+    for k, v in rows(f"excessready40-from326-{x}.csv").items():
+        g = int(files[k][5:11])
+        games[g] = dict(v, b19=games[g]["b19"], b29=games[g]["b29"], tl=None)
+        source[g] = "row 24 from row 23's position at 326 lines"
+
+report([games[g] for g in games if g < 500], "games 0-499")
+report([games[g] for g in games if g >= 500], "games 500-999")
+report(list(games.values()), "all 1000")
+with open("row24-games-0-999.csv", "w") as out:
+    out.write("# row 24 (the default since 2026-11-28), field format, seed 1; assemble-row24.py wrote it\n")
+    out.write("game,score,lines,before_19,before_29,before_39,played\n")
+    for g in sorted(games):
+        v = games[g]
+        out.write(f"{g},{v['score']},{v['lines']},{v['b19']},{v['b29']},{v['b39']},{source[g]}\n")
