@@ -14,7 +14,7 @@ usage: tar xzf row22-at300-games-500-999.tar.gz && python3 assemble-row23.py
 import os
 
 from pair import rows
-from report import report
+from report import report_and_write
 
 
 whole = {}
@@ -30,15 +30,7 @@ for folder, f in [("p300-500", "row23-from300-500.csv"), ("p300-750", "row23-fro
         source[g] = "row 23 from row 22's position at 300 lines"
 
 
-report(list(whole.values()), "games 0-499")
-report(list(rest.values()), "games 500-999")
-report(list(whole.values()) + list(rest.values()), "all 1000")
-with open("row23-games-0-999.csv", "w") as out:
-    out.write("# row 23 (the default since 2026-11-27), field format, seed 1; assemble-row23.py wrote it\n")
-    out.write("game,score,lines,before_19,before_29,before_39,played\n")
-    for g in sorted(whole):
-        v = whole[g]
-        out.write(f"{g},{v['score']},{v['lines']},{v['b19']},{v['b29']},{v['b39']},whole game\n")
-    for g in sorted(rest):
-        v = rest[g]
-        out.write(f"{g},{v['score']},{v['lines']},{v['b19']},{v['b29']},{v['b39']},{source[g]}\n")
+games = {**whole, **rest}
+source.update({g: "whole game" for g in whole})
+report_and_write(games, source, "row23-games-0-999.csv",
+                 "row 23 (the default since 2026-11-27), field format, seed 1; assemble-row23.py wrote it")

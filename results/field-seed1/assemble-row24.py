@@ -13,7 +13,7 @@ usage: tar xzf row23-at326-games-0-999.tar.gz && python3 assemble-row24.py
 """
 import os
 
-from report import report
+from report import report_and_write
 from pair import rows
 
 games = rows("row23-games-0-999.csv")
@@ -26,12 +26,5 @@ for x in ("0", "250", "500", "750"):
         games[g] = dict(v, b19=games[g]["b19"], b29=games[g]["b29"], tl=None)
         source[g] = "row 24 from row 23's position at 326 lines"
 
-report([games[g] for g in games if g < 500], "games 0-499")
-report([games[g] for g in games if g >= 500], "games 500-999")
-report(list(games.values()), "all 1000")
-with open("row24-games-0-999.csv", "w") as out:
-    out.write("# row 24 (the default since 2026-11-28), field format, seed 1; assemble-row24.py wrote it\n")
-    out.write("game,score,lines,before_19,before_29,before_39,played\n")
-    for g in sorted(games):
-        v = games[g]
-        out.write(f"{g},{v['score']},{v['lines']},{v['b19']},{v['b29']},{v['b39']},{source[g]}\n")
+report_and_write(games, source, "row24-games-0-999.csv",
+                 "row 24 (the default since 2026-11-28), field format, seed 1; assemble-row24.py wrote it")

@@ -1,7 +1,7 @@
 """The headline's figures for a list of per-game rows (pair.py's rows()): mean and its
 standard error, percentiles (linear interpolation between ranks, as `nestris bench`),
 the scores before levels 19, 29 and 39, lines and the Tetris rate where counted. The
-assemble-row*.py scripts print them."""
+assemble-row*.py scripts print them, and write_games() writes their per-game files."""
 import math
 import statistics
 
@@ -27,3 +27,18 @@ def report(games, name):
           + f", at the cap {sum(1 for x in lines if x >= 430)}")
     if all(g["tl"] is not None for g in games):
         print(f"  Tetris rate {sum(g['tl'] for g in games) / sum(lines) * 100:.1f}%")
+
+
+def report_and_write(games, source, path, comment):
+    """Prints the figures of games 0-499, 500-999 and all 1000 (`games` by number), then
+    writes them to `path` one per line (score, lines, scores before levels 19 / 29 / 39 and
+    where each game comes from, `source` by number) after the `comment` line."""
+    report([games[g] for g in sorted(games) if g < 500], "games 0-499")
+    report([games[g] for g in sorted(games) if g >= 500], "games 500-999")
+    report([games[g] for g in sorted(games)], "all 1000")
+    with open(path, "w") as out:
+        out.write(f"# {comment}\n")
+        out.write("game,score,lines,before_19,before_29,before_39,played\n")
+        for g in sorted(games):
+            v = games[g]
+            out.write(f"{g},{v['score']},{v['lines']},{v['b19']},{v['b29']},{v['b39']},{source[g]}\n")
