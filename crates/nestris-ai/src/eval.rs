@@ -984,6 +984,10 @@ pub struct Evaluator {
     need_surface: bool,
     /// The ready rows beyond four (`excess_ready`).
     need_ready: bool,
+    /// Every feature computed, whatever its weight ([`Evaluator::features`]): the features
+    /// that are computed only when weighted (`drought_risk`, `well_side_pit`,
+    /// `far_side_shortfall`) are computed too.
+    all_features: bool,
     /// From this level, in games with the double killscreen on, `unreachable_columns`
     /// measures the vertical I's reach at its gravity, even before level 39 (the
     /// `[double_killscreen]` table from an earlier `from_level`, or the killscreen table
@@ -1054,6 +1058,7 @@ impl Evaluator {
             need_reach,
             need_surface,
             need_ready,
+            all_features: false,
             double_killscreen_reach_from: None,
             min_reach_level: 0,
             input: None,
@@ -1100,6 +1105,7 @@ impl Evaluator {
             need_reach: true,
             need_surface: true,
             need_ready: true,
+            all_features: true,
             double_killscreen_reach_from: None,
             min_reach_level: 0,
             input: Some(crate::input::InputModel::default()),
@@ -1269,13 +1275,13 @@ impl Evaluator {
             }
         }
         f[25] = danger;
-        if self.need_ready || w.w[36] != 0.0 {
+        if self.all_features || w.w[36] != 0.0 {
             f[36] = drought_risk(&h, well, w.drought_ceiling());
         }
-        if self.need_ready || w.w[37] != 0.0 {
+        if self.all_features || w.w[37] != 0.0 {
             f[37] = well_side_pits(&h, well) as f64;
         }
-        if self.need_ready || w.w[38] != 0.0 {
+        if self.all_features || w.w[38] != 0.0 {
             f[38] = far_side_shortfall(&h, well);
         }
         // Burns on a low stack: a burn's cost grows with the rows the stack stands below the
