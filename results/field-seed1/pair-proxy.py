@@ -5,15 +5,9 @@
 
 usage: tar xzf proxy-from326-games-500-999.tar.gz && python3 pair-proxy.py CAND [BASE]
 (names as in px-NAME-*.csv; BASE defaults to `base`, row 23's table)"""
-import math
 import sys
 
-from pair import rows
-
-
-def ms(x):
-    m = sum(x) / len(x)
-    return m, math.sqrt(sum((y - m) ** 2 for y in x) / (len(x) - 1) / len(x))
+from pair import ms, rows
 
 
 def main():

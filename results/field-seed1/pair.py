@@ -30,6 +30,11 @@ def rows(path):
     return out
 
 
+def ms(x):
+    """The mean of `x` and its standard error (pair-proxy.py uses it too)."""
+    m=sum(x)/len(x); sd=math.sqrt(sum((y-m)**2 for y in x)/(len(x)-1)); return m, sd/math.sqrt(len(x))
+
+
 def main():
     a=sys.argv[1:]; i=a.index('--cand')
     base={}
@@ -64,8 +69,6 @@ def main():
     rng=[g for g in games if g in cand or g not in have]
     ended=[g for g in rng if g not in have]
     allg=diffs+[0]*len(ended)
-    def ms(x):
-        m=sum(x)/len(x); sd=math.sqrt(sum((y-m)**2 for y in x)/(len(x)-1)); return m, sd/math.sqrt(len(x))
     m,se=ms(allg)
     bm=sum(base[g]['score'] for g in rng)/len(rng); cm=bm+m
     print(f"games {len(allg)} (played {nc}, ended before save {len(ended)}): base {bm:,.0f} cand {cm:,.0f} diff {m:+,.0f} +- {se:,.0f}")
