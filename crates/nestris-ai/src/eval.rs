@@ -307,7 +307,16 @@ pub struct Weights {
     /// left, so a Tetris is worth more risk there.
     pub endgame: Option<Box<Weights>>,
     /// For the `[endgame]` table (`lines_left`): how many lines before the cap it plays.
+    /// For the `[killscreen_end]` table: how many lines before the double killscreen's table
+    /// takes over it plays.
     pub lines_left: Option<u16>,
+    /// Weights used under the double killscreen (a departure) in the last
+    /// [`Weights::lines_left`] lines before the double killscreen's table takes over (its
+    /// `from_level`, less its `ready_lines`), if different. They start from the killscreen
+    /// weights and measure the vertical I's reach as the killscreen table does. A stack that
+    /// meets two rows a frame tall or with holes is lost there far more often (README,
+    /// "After row 24: the stack the double killscreen starts on").
+    pub killscreen_end: Option<Box<Weights>>,
 }
 
 /// A weights file or preset name that cannot be used.
@@ -374,6 +383,10 @@ pub const MAX_UNTIL_LINES: u16 = 999;
 /// Built-in presets.
 pub const PRESETS: [&str; 2] = ["default", "meatfighter-2014"];
 
+/// The most lines `[killscreen_end]` may play before the double killscreen's table: three
+/// levels.
+pub const MAX_KILLSCREEN_END_LINES: u16 = 30;
+
 /// Takes the setting `table.key` out of a table's pairs: a line count `1..=max`, or `None`
 /// when the table does not have it. `why` follows the range in the error (or is empty).
 fn take_line_count(
@@ -425,6 +438,7 @@ impl Weights {
             until_lines: None,
             endgame: None,
             lines_left: None,
+            killscreen_end: None,
         }
     }
 
@@ -496,7 +510,7 @@ impl Weights {
             match k.as_str() {
                 "name" => {}
                 "weights" | "killscreen" | "b_type" | "before_19" | "double_killscreen"
-                | "endgame" => {
+                | "endgame" | "killscreen_end" => {
                     if !v.is_table() {
                         return Err(WeightsError::NotANumber {
                             name: k.clone(),
@@ -508,7 +522,7 @@ impl Weights {
                 _ => {
                     return Err(WeightsError::UnknownFeature {
                         name: k.clone(),
-                        valid: "name, danger_height, well_column, drought_top, [weights], [killscreen], [b_type], [before_19], [double_killscreen], [endgame]".into(),
+                        valid: "name, danger_height, well_column, drought_top, [weights], [killscreen], [b_type], [before_19], [double_killscreen], [endgame], [killscreen_end]".into(),
                     })
                 }
             }
@@ -577,6 +591,30 @@ impl Weights {
             e.ready_lines = None;
             w.endgame = Some(e);
         }
+        if let Some(toml::Value::Table(t)) = value.get("killscreen_end") {
+            let mut pairs = t.clone();
+            let left = take_line_count(
+                &mut pairs,
+                "killscreen_end.lines_left",
+                MAX_KILLSCREEN_END_LINES,
+                " (before the double killscreen's table)",
+            )?
+            .ok_or_else(|| {
+                line_count_error(
+                    "killscreen_end.lines_left",
+                    "nothing".into(),
+                    MAX_KILLSCREEN_END_LINES,
+                    " (before the double killscreen's table)",
+                )
+            })?;
+            let mut k =
+                w.at_level(29)
+                    .override_table(format!("{name} (killscreen end)"), 29, &pairs)?;
+            k.lines_left = Some(left);
+            k.ready_from = None;
+            k.ready_lines = None;
+            w.killscreen_end = Some(k);
+        }
         if let Some(toml::Value::Table(t)) = value.get("b_type") {
             let b = w.override_table(format!("{name} (B-type)"), w.from_level, t)?;
             w.b_type = Some(b);
@@ -610,6 +648,9 @@ impl Weights {
         }
         if let Some(e) = &self.endgame {
             t.push(("[endgame]", e));
+        }
+        if let Some(k) = &self.killscreen_end {
+            t.push(("[killscreen_end]", k));
         }
         t
     }
@@ -746,9 +787,10 @@ impl Weights {
     /// The weights of each phase, indexed by [`Weights::phase`]: levels 19-28 (and below 19
     /// without a `[before_19]` table), from 29 on, B-type, under the double killscreen, and
     /// before level 19 (each the base weights, or the killscreen weights under the double
-    /// killscreen, where its table is absent), and the endgame ([`Weights::phase_capped`];
-    /// the double killscreen's weights where its table is absent).
-    pub fn phases(&self) -> [&Weights; 6] {
+    /// killscreen, where its table is absent), the endgame ([`Weights::phase_capped`];
+    /// the double killscreen's weights where its table is absent), and the killscreen's end
+    /// under the double killscreen (the killscreen weights where its table is absent).
+    pub fn phases(&self) -> [&Weights; 7] {
         let double = self
             .double_killscreen
             .as_deref()
@@ -760,6 +802,9 @@ impl Weights {
             double,
             self.before_19.as_deref().unwrap_or(self),
             self.endgame.as_deref().unwrap_or(double),
+            self.killscreen_end
+                .as_deref()
+                .unwrap_or_else(|| self.at_level(29)),
         ]
     }
 
@@ -768,7 +813,8 @@ impl Weights {
     /// (a departure) on or off. The killscreen table plays from level 29, and in the last
     /// `ready_lines` lines of level 28 when it has that key; the double killscreen's from its
     /// `from_level`, and in the last `ready_lines` lines of the level before when it has that
-    /// key.
+    /// key; the `[killscreen_end]` table (phase 6) from level 29 in the last `lines_left`
+    /// lines before the double killscreen's table (without one, before level 39).
     pub fn phase(&self, level: u8, lines: u32, double_killscreen: bool, b_type: bool) -> usize {
         let before_19 = |b: &Weights| b.until_lines.is_none_or(|u| lines < u32::from(u));
         // Level 28 ends at the next multiple of ten lines.
@@ -782,8 +828,28 @@ impl Weights {
             Some(d) if double_killscreen && level + 1 == d.from_level && ready(d) => 3,
             _ if level < 19 && self.before_19.as_deref().is_some_and(before_19) => 4,
             _ if level == 28 && self.killscreen.as_deref().is_some_and(ready) => 1,
+            _ if double_killscreen && level >= 29 && self.in_killscreen_end(level, lines) => 6,
             _ => usize::from(level >= 29),
         }
+    }
+
+    /// Whether a game at `level` (below the double killscreen's table) with `lines` cleared
+    /// is within the `[killscreen_end]` table's `lines_left` lines of that table: a level
+    /// ends at the next multiple of ten lines, as in every game from the menu.
+    fn in_killscreen_end(&self, level: u8, lines: u32) -> bool {
+        let Some(n) = self.killscreen_end.as_ref().and_then(|k| k.lines_left) else {
+            return false;
+        };
+        let (from, ready) = match &self.double_killscreen {
+            Some(d) => (d.from_level, u32::from(d.ready_lines.unwrap_or(0))),
+            None => (nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL, 0),
+        };
+        if level >= from {
+            return false;
+        }
+        // Lines until the double killscreen's table takes over.
+        let to_table = (u32::from(from - level - 1) * 10 + (10 - lines % 10)).saturating_sub(ready);
+        to_table > 0 && to_table <= u32::from(n)
     }
 
     /// [`Weights::phase`], where the player knows the line cap `line_cap` (a departure): in
@@ -919,6 +985,13 @@ impl Weights {
                 let header = format!("[endgame]\nlines_left = {}\n", e.lines_left.unwrap_or(1));
                 e.write_overrides(&mut out, &header, d);
             }
+        }
+        if let Some(k) = &self.killscreen_end {
+            let header = format!(
+                "[killscreen_end]\nlines_left = {}\n",
+                k.lines_left.unwrap_or(1)
+            );
+            k.write_overrides(&mut out, &header, self.at_level(29));
         }
         out
     }
@@ -2151,6 +2224,64 @@ mod tests {
                 "double_killscreen.ready_lines = ",
                 "expected a line count 1..=10",
             ],
+        );
+    }
+
+    /// `[killscreen_end]`: under the double killscreen, its weights play the last
+    /// `lines_left` lines before the double killscreen's table (from its `ready_lines`), over
+    /// level boundaries, and start from the killscreen table; read, written back, checked.
+    #[test]
+    fn killscreen_end_plays_the_lines_before_the_double_killscreen_table() {
+        let w = Weights::from_toml(
+            "[weights]\nburns = 40\n[killscreen]\nburns = 30\nholes = 7\n\
+             [double_killscreen]\nready_lines = 4\nburns = 20\n\
+             [killscreen_end]\nlines_left = 16\nburns = 50\ndanger_height = 7.5\n",
+        )
+        .unwrap();
+        let phase = |level: u8, lines: u32| w.phase(level, lines, true, false);
+        // The double killscreen's table from 326 lines, so the end from 310.
+        assert_eq!(phase(36, 309), 1);
+        assert_eq!(phase(37, 310), 6);
+        assert_eq!(phase(37, 319), 6);
+        assert_eq!(phase(38, 320), 6);
+        assert_eq!(phase(38, 325), 6);
+        assert_eq!(phase(38, 326), 3);
+        assert_eq!(phase(39, 330), 3);
+        assert_eq!(phase(29, 230), 1);
+        // Not without the double killscreen, nor in B-type games.
+        assert_eq!(w.phase(38, 325, false, false), 1);
+        assert_eq!(w.phase(38, 325, true, true), 2);
+        let end = w.phases()[6];
+        assert_eq!(end.get("burns"), 50.0);
+        assert_eq!(end.get("holes"), 7.0, "starts from [killscreen]");
+        assert_eq!(end.danger_height, 7.5);
+        let back = Weights::from_toml(&w.to_toml()).unwrap();
+        assert_eq!(back, w);
+        // Without a [double_killscreen] table, the lines before level 39.
+        let w = Weights::from_toml(
+            "[weights]\nburns = 40\n[killscreen]\nburns = 30\n\
+             [killscreen_end]\nlines_left = 5\nburns = 50\n",
+        )
+        .unwrap();
+        assert_eq!(w.phase(38, 324, true, false), 1);
+        assert_eq!(w.phase(38, 325, true, false), 6);
+        assert_eq!(w.phase(38, 329, true, false), 6);
+        assert_eq!(w.phase(39, 330, true, false), 1);
+        // Without it, phase 6 is the killscreen's weights.
+        let d = Weights::default();
+        assert_eq!(d.phases()[6], d.phases()[1]);
+        assert_refused(
+            "[weights]\nburns = 40\n[killscreen_end]\nlines_left = {}\nburns = 1\n",
+            &["0", "31", "2.5", "\"x\""],
+            &[
+                "killscreen_end.lines_left = ",
+                "expected a line count 1..=30",
+            ],
+        );
+        assert_refused(
+            "[weights]\nburns = 40\n[killscreen_end]\nburns = {}\n",
+            &["1"],
+            &["killscreen_end.lines_left", "nothing"],
         );
     }
 

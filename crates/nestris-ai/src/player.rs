@@ -248,6 +248,19 @@ pub struct AiConfig {
     /// them on all their sequences: less noise where the choice is close, for a fraction of
     /// the cost of more sequences for every lock. 0 = off (the default).
     pub rollout_refine: usize,
+    /// The playouts' first piece (the next piece) is placed as a blind decision ranks its
+    /// locks: its best this-many placements by their own cost are valued by the expectation
+    /// over the piece after (the picker's probabilities) of that piece's best placement, and
+    /// the best of them is played; every later piece is placed greedily. The first piece of
+    /// a playout is placed once for all the sequences that start with it, so this costs
+    /// about one more ply for each lock and next piece. 0 = greedy (the default). Where the
+    /// double killscreen's table plays, [`AiConfig::rollout_lookahead_double_killscreen`]
+    /// takes its place.
+    pub rollout_lookahead: usize,
+    /// [`AiConfig::rollout_lookahead`] where the double killscreen's table plays (a
+    /// departure: from level 39, and the last lines of level 38 it readies), or the piece
+    /// falls two rows a frame: 4 since row 25 of the README's ablation.
+    pub rollout_lookahead_double_killscreen: usize,
     /// The line count at which the game will be stopped, when the player is told (a
     /// departure: the field's format stops at 430 lines): the weights' `[endgame]` table
     /// plays the last lines before it. `None`: the game goes on until it tops out.
@@ -281,6 +294,8 @@ impl Default for AiConfig {
             rollout_from_level: 29,
             rollout_burns: 1.0,
             rollout_refine: 0,
+            rollout_lookahead: 0,
+            rollout_lookahead_double_killscreen: 4,
             line_cap: None,
         }
     }
@@ -322,7 +337,8 @@ impl AiConfig {
             .and_then(|d| d.ready_from);
         match (phase, ready_from) {
             (3, _) => e.with_double_killscreen_reach(0),
-            (1, from) => {
+            // The killscreen's end plays at level 29's gravity, as the killscreen table.
+            (1 | 6, from) => {
                 let e = e.with_min_reach_level(29);
                 match from {
                     Some(from) => e.with_double_killscreen_reach(from),
@@ -409,10 +425,10 @@ impl After {
 pub struct Ai {
     cfg: AiConfig,
     /// One evaluator per phase of the weights ([`Weights::phases`]).
-    evals: [Evaluator; 6],
+    evals: [Evaluator; 7],
     /// The playouts' piece choices, per phase: `evals` with burns weighed
     /// [`AiConfig::rollout_burns`] times.
-    rollout_evals: [Evaluator; 6],
+    rollout_evals: [Evaluator; 7],
     /// Which of `evals` is in force ([`Weights::phase`]).
     eval_ks: usize,
     piece_id: Option<u8>,
@@ -1165,6 +1181,10 @@ impl Ai {
             for (d, &n) in seq.iter().enumerate().skip(k) {
                 walks[base + d + 1] = match walks[base + d] {
                     Walk::Dead(v) => Walk::Dead(v),
+                    Walk::Alive(cur, total) if d == 0 && self.lookahead() > 0 => {
+                        let after = seq.get(1).is_some();
+                        self.playout_first_step(cur, total, n, after)
+                    }
                     Walk::Alive(cur, total) => self.playout_step(cur, total, n),
                 };
             }
@@ -1191,6 +1211,78 @@ impl Ai {
         };
         let b = cur.place(o, x, y, 0, self.b_type);
         Walk::Alive(b, total + self.eval().move_cost(&b.m))
+    }
+
+    /// How many of a playout's first piece's placements are valued by two plies here:
+    /// [`AiConfig::rollout_lookahead_double_killscreen`] where the double killscreen's
+    /// table (or its endgame) plays or the piece falls two rows a frame,
+    /// [`AiConfig::rollout_lookahead`] elsewhere.
+    fn lookahead(&self) -> usize {
+        if matches!(self.eval_ks, 3 | 5)
+            || two_rows_a_frame(self.root.timing.level, self.double_killscreen)
+        {
+            self.cfg.rollout_lookahead_double_killscreen
+        } else {
+            self.cfg.rollout_lookahead
+        }
+    }
+
+    /// A playout's first piece with [`Ai::lookahead`]: `n`'s best
+    /// `lookahead` placements by the playouts' one-piece cost, each valued by the
+    /// expectation over the piece after of its best placement (when a piece follows in the
+    /// playout, `more`), the best of them played; otherwise [`Ai::playout_step`].
+    fn playout_first_step(&mut self, mut cur: After, total: f64, n: PieceKind, more: bool) -> Walk {
+        if !more {
+            return self.playout_step(cur, total, n);
+        }
+        cur.m = MoveSummary {
+            level: cur.level,
+            double_killscreen: self.double_killscreen,
+            ..MoveSummary::default()
+        };
+        if !cur.board.fits(n.spawn() as u8, 5, 0) {
+            return Walk::Dead(total + self.cfg.rollout_death);
+        }
+        let ranked = self.placements_by_cost(&cur, n);
+        let p = next_piece_probabilities(n);
+        let mut best: Option<(f64, After)> = None;
+        for &(_, (o, x, y)) in ranked.iter().take(self.lookahead()) {
+            let b = cur.place(o, x, y, 0, self.b_type);
+            let mut v = 0.0;
+            for n2 in PieceKind::ALL {
+                v += p[n2 as usize] * self.best_follow_up(&b, n2, 1);
+            }
+            if best.as_ref().is_none_or(|(bv, _)| v < *bv) {
+                best = Some((v, b));
+            }
+        }
+        match best {
+            None => Walk::Dead(total + self.cfg.rollout_death),
+            Some((_, b)) => Walk::Alive(b, total + self.eval().move_cost(&b.m)),
+        }
+    }
+
+    /// Every quick placement of `n` after `cur` with its cost by the playouts' evaluator,
+    /// best first (equal costs in the order of the placements).
+    fn placements_by_cost(&mut self, cur: &After, n: PieceKind) -> Vec<(f64, (u8, i8, i8))> {
+        let cols = cur.board.columns();
+        let out = self.quick_placements_after(cur, &cols, n);
+        let mut before = BoardBefore::new(&cur.board, &cols);
+        let mut feats = std::mem::take(&mut self.feature_scratch);
+        feats.clear();
+        for &(o, x, y) in &out {
+            let b = cur.place(o, x, y, 0, self.b_type);
+            feats.push(self.placed_features(&mut before, &cols, &b, (o, x, y), 0));
+        }
+        let mut costs = std::mem::take(&mut self.cost_scratch);
+        self.rollout_eval().weighted_sums(&feats, &mut costs);
+        let mut ranked: Vec<(f64, (u8, i8, i8))> =
+            costs.iter().copied().zip(out.iter().copied()).collect();
+        ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+        self.scratch.push(out);
+        self.feature_scratch = feats;
+        self.cost_scratch = costs;
+        ranked
     }
 
     /// The cost of the board a playout ends on.
@@ -1241,8 +1333,11 @@ impl Ai {
     #[cfg(test)]
     fn playout(&mut self, a: &After, seq: &[PieceKind]) -> f64 {
         let mut walk = Walk::Alive(*a, 0.0);
-        for &n in seq {
+        for (d, &n) in seq.iter().enumerate() {
             walk = match walk {
+                Walk::Alive(cur, total) if d == 0 && self.lookahead() > 0 => {
+                    self.playout_first_step(cur, total, n, seq.len() > 1)
+                }
                 Walk::Alive(cur, total) => self.playout_step(cur, total, n),
                 dead => return dead.value_if_dead(),
             };
@@ -1739,7 +1834,17 @@ mod tests {
     /// to the bit, on boards from empty to nearly topped out (where playouts die).
     #[test]
     fn shared_playouts_match_single_ones() {
-        let mut ai = Ai::new(AiConfig::default());
+        for lookahead in [0, 3] {
+            shared_playouts_match_single_ones_with(lookahead);
+        }
+    }
+
+    fn shared_playouts_match_single_ones_with(lookahead: usize) {
+        let mut ai = Ai::new(AiConfig {
+            rollout_lookahead: lookahead,
+            rollout_lookahead_double_killscreen: lookahead,
+            ..AiConfig::default()
+        });
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let (mut walks, mut values) = (Vec::new(), Vec::new());
         let (mut shared_pieces, mut deaths) = (0, 0);
@@ -1784,6 +1889,99 @@ mod tests {
             }
         }
         assert!(shared_pieces > 0 && deaths > 0, "{shared_pieces} {deaths}");
+    }
+
+    /// `rollout_lookahead`: a playout's first piece takes, among its best K placements by
+    /// their own cost, the one whose expectation over the piece after of its best placement
+    /// is lowest (checked by hand on a board where that is not the greedy choice), and the
+    /// later pieces play greedily; with K = 1 the playouts are the greedy ones to the bit.
+    /// Under the double killscreen's table, K is `rollout_lookahead_double_killscreen`.
+    #[test]
+    fn rollout_lookahead_places_the_first_piece_by_two_plies() {
+        let ai_with = |k: usize| {
+            let mut ai = at_level_39(AiConfig {
+                rollout_lookahead_double_killscreen: k,
+                ..AiConfig::default()
+            });
+            ai.root.board = Board::new();
+            ai
+        };
+        let boards = [
+            Board::from_rows_bottom(&["...##.....", "#.####.###", "#####.####"]),
+            Board::from_rows_bottom(&["#.........", "##.....#..", "###.#.####", "####.#####"]),
+            Board::from_rows_bottom(&["......##..", ".##..####.", "#########."]),
+        ];
+        let mut differs = 0;
+        for (bi, board) in boards.iter().enumerate() {
+            let a = After {
+                board: *board,
+                m: MoveSummary {
+                    double_killscreen: true,
+                    ..MoveSummary::default()
+                },
+                lines: 0x0330,
+                level: 39,
+            };
+            for n in PieceKind::ALL {
+                let seq = [n, PieceKind::I, PieceKind::T];
+                // K = 1 is the greedy playout, and so is the lookahead of the other phases
+                // where the double killscreen's table plays.
+                let (mut greedy, mut one) = (ai_with(0), ai_with(1));
+                let mut elsewhere = ai_with(0);
+                elsewhere.cfg.rollout_lookahead = 4;
+                let greedy_value = greedy.playout(&a, &seq).to_bits();
+                assert_eq!(
+                    greedy_value,
+                    one.playout(&a, &seq).to_bits(),
+                    "board {bi} piece {n:?}"
+                );
+                assert_eq!(greedy_value, elsewhere.playout(&a, &seq).to_bits());
+                // K = 4 by hand: the first step's choice, then greedy.
+                let mut ai = ai_with(4);
+                let mut cur = a;
+                cur.m = MoveSummary {
+                    level: 39,
+                    double_killscreen: true,
+                    ..MoveSummary::default()
+                };
+                let ranked = ai.placements_by_cost(&cur, n);
+                let p = next_piece_probabilities(n);
+                let mut best: Option<(f64, (u8, i8, i8))> = None;
+                for &(_, pl) in ranked.iter().take(4) {
+                    let b = cur.place(pl.0, pl.1, pl.2, 0, false);
+                    let v: f64 = PieceKind::ALL
+                        .iter()
+                        .map(|&n2| p[n2 as usize] * ai.best_follow_up(&b, n2, 1))
+                        .sum();
+                    if best.is_none_or(|(bv, _)| v < bv) {
+                        best = Some((v, pl));
+                    }
+                }
+                let (_, pl) = best.expect("a placement");
+                differs += usize::from(pl != ranked[0].1);
+                let b = cur.place(pl.0, pl.1, pl.2, 0, false);
+                let mut walk = Walk::Alive(b, ai.eval().move_cost(&b.m));
+                for &n2 in &seq[1..] {
+                    walk = match walk {
+                        Walk::Alive(c, t) => ai.playout_step(c, t, n2),
+                        dead => dead,
+                    };
+                }
+                let by_hand = match walk {
+                    Walk::Alive(c, t) => t + ai.final_cost(c),
+                    Walk::Dead(v) => v,
+                };
+                assert_eq!(
+                    ai.playout(&a, &seq).to_bits(),
+                    by_hand.to_bits(),
+                    "board {bi} piece {n:?}"
+                );
+            }
+        }
+        assert!(
+            differs > 0,
+            "the two plies never chose other than the greedy step"
+        );
     }
 
     #[test]

@@ -51,8 +51,9 @@ impl SplitMix64 {
 
 /// The phase tables a tuned number can name: before level 29 (no prefix), `killscreen.` (from
 /// level 29 on), `double_killscreen.` (under the double killscreen, a departure, from its
-/// table's `from_level`), `before_19.` (before level 19) and `endgame.` (the last lines before
-/// the line cap under the double killscreen; the start weights must have that table).
+/// table's `from_level`), `before_19.` (before level 19), `endgame.` (the last lines before
+/// the line cap under the double killscreen) and `killscreen_end.` (the last lines before the
+/// double killscreen's table); the start weights must have the last two tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Table {
     Base,
@@ -60,6 +61,7 @@ enum Table {
     DoubleKillscreen,
     Before19,
     Endgame,
+    KillscreenEnd,
 }
 
 fn split(slot: &str) -> (Table, &str) {
@@ -71,6 +73,8 @@ fn split(slot: &str) -> (Table, &str) {
         (Table::Before19, n)
     } else if let Some(n) = slot.strip_prefix("endgame.") {
         (Table::Endgame, n)
+    } else if let Some(n) = slot.strip_prefix("killscreen_end.") {
+        (Table::KillscreenEnd, n)
     } else {
         (Table::Base, slot)
     }
@@ -83,7 +87,7 @@ fn split(slot: &str) -> (Table, &str) {
 pub fn slot_from_level(start: &Weights, slot: &str) -> u8 {
     match split(slot).0 {
         Table::Base | Table::Before19 => 0,
-        Table::Killscreen => 29,
+        Table::Killscreen | Table::KillscreenEnd => 29,
         Table::DoubleKillscreen | Table::Endgame => start
             .double_killscreen
             .as_ref()
@@ -104,6 +108,7 @@ fn get(w: &Weights, slot: &str) -> Option<f64> {
         Table::DoubleKillscreen => w.phases()[3],
         Table::Before19 => w.phases()[4],
         Table::Endgame => w.endgame.as_deref()?,
+        Table::KillscreenEnd => w.killscreen_end.as_deref()?,
     };
     if name == "danger_height" {
         return Some(w.danger_height);
@@ -147,6 +152,10 @@ fn set(w: &mut Weights, slot: &str, v: f64) {
         // `get` refuses endgame numbers when the start weights have no such table.
         Table::Endgame => match w.endgame.as_mut() {
             Some(e) => e,
+            None => return,
+        },
+        Table::KillscreenEnd => match w.killscreen_end.as_mut() {
+            Some(k) => k,
             None => return,
         },
     };
@@ -297,7 +306,7 @@ impl Cem {
                 None => {
                     return Err(TuneError::Slot {
                         name: s.clone(),
-                        why: "not a feature, danger_height, drought_top, killscreen.<one of those>, double_killscreen.<one of those>, before_19.<one of those> or endgame.<one of those> (with an [endgame] table in the start weights)".into(),
+                        why: "not a feature, danger_height, drought_top, killscreen.<one of those>, double_killscreen.<one of those>, before_19.<one of those>, endgame.<one of those> (with an [endgame] table in the start weights) or killscreen_end.<one of those> (with a [killscreen_end] table)".into(),
                     })
                 }
                 Some(0.0) => {
@@ -354,6 +363,9 @@ impl Cem {
         }
         if let Some(e) = &mut w.endgame {
             e.name = format!("{} (endgame)", w.name);
+        }
+        if let Some(k) = &mut w.killscreen_end {
+            k.name = format!("{} (killscreen end)", w.name);
         }
         for (s, t) in self.slots.iter().zip(theta) {
             let v = get(&start, s).unwrap_or(0.0) * t.exp();

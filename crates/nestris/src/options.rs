@@ -448,6 +448,16 @@ pub struct AiOptions {
     /// choice is made among them on all their sequences (0 = off; 0..=64).
     #[arg(long, default_value_t = AiConfig::default().rollout_refine)]
     pub rollout_refine: usize,
+    /// The playouts place their first piece (the next piece) as a blind decision ranks it:
+    /// its best this-many placements by their own cost are valued by the expectation over
+    /// the piece after of its best placement (0 = greedy, as every later piece; 0..=64).
+    #[arg(long, default_value_t = AiConfig::default().rollout_lookahead)]
+    pub rollout_lookahead: usize,
+    /// `--rollout-lookahead` where the double killscreen's table plays (a departure: from
+    /// level 39, and the last lines of level 38 it readies) or the piece falls two rows a
+    /// frame (0..=64).
+    #[arg(long, default_value_t = AiConfig::default().rollout_lookahead_double_killscreen)]
+    pub rollout_lookahead_double_killscreen: usize,
     /// The line cap the AI plays for: its weights' `[endgame]` table plays the last lines
     /// before it (a departure, as the cap is). By default the game's `--line-cap` where the
     /// command has one (`bench`, `tune`), except in a `bench` run that saves its games at the
@@ -488,6 +498,11 @@ impl AiOptions {
                 self.rollout_depth_double_killscreen,
             ),
             ("--rollout-refine", self.rollout_refine),
+            ("--rollout-lookahead", self.rollout_lookahead),
+            (
+                "--rollout-lookahead-double-killscreen",
+                self.rollout_lookahead_double_killscreen,
+            ),
         ] {
             if v > 64 {
                 bail!("{name} {v} is out of range (0..=64)");
@@ -545,6 +560,8 @@ impl AiOptions {
             rollout_death: self.rollout_death,
             rollout_burns: self.rollout_burns,
             rollout_refine: self.rollout_refine,
+            rollout_lookahead: self.rollout_lookahead,
+            rollout_lookahead_double_killscreen: self.rollout_lookahead_double_killscreen,
             line_cap: self.ai_line_cap.filter(|&c| c > 0),
             ..AiConfig::default()
         };
@@ -646,6 +663,21 @@ impl AiOptions {
             }
             if self.rollout_refine > 0 {
                 s.push_str(&format!(", the best {} played again", self.rollout_refine));
+            }
+            match (
+                self.rollout_lookahead,
+                self.rollout_lookahead_double_killscreen,
+            ) {
+                (0, 0) => {}
+                (0, d) => s.push_str(&format!(
+                    ", the first piece's best {d} by two plies under the double killscreen"
+                )),
+                (k, d) if k == d => {
+                    s.push_str(&format!(", the first piece's best {k} by two plies"))
+                }
+                (k, d) => s.push_str(&format!(
+                    ", the first piece's best {k} by two plies ({d} under the double killscreen)"
+                )),
             }
             if self.rollout_burns != AiConfig::default().rollout_burns {
                 s.push_str(&format!(

@@ -44,8 +44,10 @@ pub struct TuneArgs {
     pub tune_seed: u64,
     /// The numbers to tune, comma-separated: feature names, danger_height,
     /// killscreen.<name> (from level 29), double_killscreen.<name> (under the double
-    /// killscreen), before_19.<name> (before level 19) or endgame.<name> (the last lines
-    /// before the line cap, with an [endgame] table in the start weights). Default: every non-zero weight and both danger heights. When every tuned
+    /// killscreen), before_19.<name> (before level 19), endgame.<name> (the last lines
+    /// before the line cap, with an [endgame] table in the start weights) or
+    /// killscreen_end.<name> (the last lines before the double killscreen's table, with a
+    /// [killscreen_end] table in the start weights). Default: every non-zero weight and both danger heights. When every tuned
     /// number acts from a later level, the games are played once to two levels before it
     /// and every candidate goes on from there.
     #[arg(long, value_delimiter = ',')]

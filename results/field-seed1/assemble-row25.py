@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""Row 25 on all 1000 of the headline's games, from the files in this folder.
+
+Row 25 (the playouts' first piece placed by two plies where the double killscreen's table
+plays, `rollout_lookahead_double_killscreen` 4) changes the game from 326 lines only, where
+row 23's `ready_lines = 4` puts that table in force. Its games are row 24's
+(row24-games-0-999.csv), each game that reached 326 lines replaced by row 25's game played
+on from row 23's position there (lookahead4-from326-*.csv; game k of such a run is the k-th
+game-*.txt of p326-0/, p326-250/, p326-500/ or p326-750/, unpacked from
+row23-at326-games-0-999.tar.gz, whose files are named by game number). Writes
+row25-games-0-999.csv and prints the headline's figures, as assemble-row24.py does.
+
+usage: tar xzf row23-at326-games-0-999.tar.gz && python3 assemble-row25.py
+"""
+import os
+
+from report import report_and_write
+from pair import rows
+
+games = rows("row24-games-0-999.csv")
+source = {g: "row 24 whole game (ended before 326 lines, identical)" for g in games}
+for x in ("0", "250", "500", "750"):
+    folder = f"p326-{x}"
+    files = sorted(f for f in os.listdir(folder) if f.startswith("game-"))
+    for k, v in rows(f"lookahead4-from326-{x}.csv").items():
+        g = int(files[k][5:11])
+        games[g] = dict(v, b19=games[g]["b19"], b29=games[g]["b29"], tl=None)
+        source[g] = "row 25 from row 23's position at 326 lines"
+
+report_and_write(games, source, "row25-games-0-999.csv",
+                 "row 25 (the default since 2026-11-28), field format, seed 1; assemble-row25.py wrote it")
