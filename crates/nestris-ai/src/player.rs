@@ -1198,12 +1198,7 @@ impl Ai {
     /// One piece of a playout: `n` placed at its best one-piece cost on `cur`, its move cost
     /// added to `total`; dead (the death cost added) if it cannot spawn or has no lock.
     fn playout_step(&mut self, mut cur: After, total: f64, n: PieceKind) -> Walk {
-        cur.m = MoveSummary {
-            level: cur.level,
-            double_killscreen: self.double_killscreen,
-            ..MoveSummary::default()
-        };
-        if !cur.board.fits(n.spawn() as u8, 5, 0) {
+        if !self.playout_piece_spawns(&mut cur, n) {
             return Walk::Dead(total + self.cfg.rollout_death);
         }
         let Some((_, (o, x, y))) = self.best_placement_by(&cur, n, 0, true) else {
@@ -1211,6 +1206,17 @@ impl Ai {
         };
         let b = cur.place(o, x, y, 0, self.b_type);
         Walk::Alive(b, total + self.eval().move_cost(&b.m))
+    }
+
+    /// Readies `cur` for a playout's next piece `n` (a fresh move summary at its level) and
+    /// says whether `n` can spawn on its board.
+    fn playout_piece_spawns(&self, cur: &mut After, n: PieceKind) -> bool {
+        cur.m = MoveSummary {
+            level: cur.level,
+            double_killscreen: self.double_killscreen,
+            ..MoveSummary::default()
+        };
+        cur.board.fits(n.spawn() as u8, 5, 0)
     }
 
     /// How many of a playout's first piece's placements are valued by two plies here:
@@ -1235,12 +1241,7 @@ impl Ai {
         if !more {
             return self.playout_step(cur, total, n);
         }
-        cur.m = MoveSummary {
-            level: cur.level,
-            double_killscreen: self.double_killscreen,
-            ..MoveSummary::default()
-        };
-        if !cur.board.fits(n.spawn() as u8, 5, 0) {
+        if !self.playout_piece_spawns(&mut cur, n) {
             return Walk::Dead(total + self.cfg.rollout_death);
         }
         let ranked = self.placements_by_cost(&cur, n);
@@ -1265,23 +1266,14 @@ impl Ai {
     /// Every quick placement of `n` after `cur` with its cost by the playouts' evaluator,
     /// best first (equal costs in the order of the placements).
     fn placements_by_cost(&mut self, cur: &After, n: PieceKind) -> Vec<(f64, (u8, i8, i8))> {
-        let cols = cur.board.columns();
-        let out = self.quick_placements_after(cur, &cols, n);
-        let mut before = BoardBefore::new(&cur.board, &cols);
-        let mut feats = std::mem::take(&mut self.feature_scratch);
-        feats.clear();
-        for &(o, x, y) in &out {
-            let b = cur.place(o, x, y, 0, self.b_type);
-            feats.push(self.placed_features(&mut before, &cols, &b, (o, x, y), 0));
-        }
-        let mut costs = std::mem::take(&mut self.cost_scratch);
-        self.rollout_eval().weighted_sums(&feats, &mut costs);
-        let mut ranked: Vec<(f64, (u8, i8, i8))> =
-            costs.iter().copied().zip(out.iter().copied()).collect();
+        let mut ranked = self.with_placement_costs(cur, n, 0, true, |out, costs| {
+            costs
+                .iter()
+                .copied()
+                .zip(out.iter().copied())
+                .collect::<Vec<_>>()
+        });
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
-        self.scratch.push(out);
-        self.feature_scratch = feats;
-        self.cost_scratch = costs;
         ranked
     }
 
@@ -1417,10 +1409,32 @@ impl Ai {
         slot: usize,
         playout: bool,
     ) -> Option<(f64, (u8, i8, i8))> {
+        self.with_placement_costs(a, next, slot, playout, |out, costs| {
+            let mut best: Option<(f64, (u8, i8, i8))> = None;
+            for (&c, &p) in costs.iter().zip(out) {
+                if best.is_none_or(|(bc, _)| c < bc) {
+                    best = Some((c, p));
+                }
+            }
+            best
+        })
+    }
+
+    /// Calls `f` with the quick placements of `next` (placement number `slot`) after `a` and
+    /// the cost of each, by the playouts' evaluator when `playout` is set: the features of
+    /// every placement, then their costs side by side, in scratch buffers kept for the next
+    /// call.
+    fn with_placement_costs<R>(
+        &mut self,
+        a: &After,
+        next: PieceKind,
+        slot: usize,
+        playout: bool,
+        f: impl FnOnce(&[(u8, i8, i8)], &[f64]) -> R,
+    ) -> R {
         let cols = a.board.columns();
         let out = self.quick_placements_after(a, &cols, next);
         let mut before = BoardBefore::new(&a.board, &cols);
-        // The features of every placement, then their costs side by side.
         let mut feats = std::mem::take(&mut self.feature_scratch);
         feats.clear();
         for &(o, x, y) in &out {
@@ -1433,16 +1447,11 @@ impl Ai {
         } else {
             self.eval().weighted_sums(&feats, &mut costs);
         }
-        let mut best: Option<(f64, (u8, i8, i8))> = None;
-        for (&c, &p) in costs.iter().zip(&out) {
-            if best.is_none_or(|(bc, _)| c < bc) {
-                best = Some((c, p));
-            }
-        }
+        let r = f(&out, &costs);
         self.scratch.push(out);
         self.feature_scratch = feats;
         self.cost_scratch = costs;
-        best
+        r
     }
 
     /// [`Ai::placed_cost`]'s feature values.
