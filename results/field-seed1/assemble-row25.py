@@ -12,20 +12,12 @@ row25-games-0-999.csv and prints the headline's figures, as assemble-row24.py do
 
 usage: tar xzf row23-at326-games-0-999.tar.gz && python3 assemble-row25.py
 """
-import os
-
-from report import report_and_write
 from pair import rows
+from report import played_on, report_and_write
 
 games = rows("row24-games-0-999.csv")
 source = {g: "row 24 whole game (ended before 326 lines, identical)" for g in games}
-for x in ("0", "250", "500", "750"):
-    folder = f"p326-{x}"
-    files = sorted(f for f in os.listdir(folder) if f.startswith("game-"))
-    for k, v in rows(f"lookahead4-from326-{x}.csv").items():
-        g = int(files[k][5:11])
-        games[g] = dict(v, b19=games[g]["b19"], b29=games[g]["b29"], tl=None)
-        source[g] = "row 25 from row 23's position at 326 lines"
+played_on(games, source, "lookahead4-from326-{x}.csv", "row 25 from row 23's position at 326 lines")
 
 report_and_write(games, source, "row25-games-0-999.csv",
                  "row 25 (the default since 2026-11-28), field format, seed 1; assemble-row25.py wrote it")

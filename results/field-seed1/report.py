@@ -42,3 +42,20 @@ def report_and_write(games, source, path, comment):
         for g in sorted(games):
             v = games[g]
             out.write(f"{g},{v['score']},{v['lines']},{v['b19']},{v['b29']},{v['b39']},{source[g]}\n")
+
+
+def played_on(games, source, runs, label):
+    """Replaces each game of `games` (by number) that a run played on from row 23's
+    positions at 326 lines with that run's game: `runs` names the runs' CSVs with {x} for
+    the folder (0, 250, 500, 750); game k of a run is the k-th game-*.txt of p326-{x}/, its
+    scores before levels 19 and 29 the base game's. `source` (by number) says `label`."""
+    import os
+
+    from pair import rows
+
+    for x in ("0", "250", "500", "750"):
+        files = sorted(f for f in os.listdir(f"p326-{x}") if f.startswith("game-"))
+        for k, v in rows(runs.format(x=x)).items():
+            g = int(files[k][5:11])
+            games[g] = dict(v, b19=games[g]["b19"], b29=games[g]["b29"], tl=None)
+            source[g] = label
