@@ -1178,14 +1178,10 @@ impl Ai {
             } else {
                 walks.copy_within(j * stride..=j * stride + k, base);
             }
-            for (d, &n) in seq.iter().enumerate().skip(k) {
+            for d in k..seq.len() {
                 walks[base + d + 1] = match walks[base + d] {
                     Walk::Dead(v) => Walk::Dead(v),
-                    Walk::Alive(cur, total) if d == 0 && self.lookahead() > 0 => {
-                        let after = seq.get(1).is_some();
-                        self.playout_first_step(cur, total, n, after)
-                    }
-                    Walk::Alive(cur, total) => self.playout_step(cur, total, n),
+                    Walk::Alive(cur, total) => self.playout_piece(cur, total, seq, d),
                 };
             }
             values.push(match walks[base + depth] {
@@ -1233,12 +1229,13 @@ impl Ai {
         }
     }
 
-    /// A playout's first piece with [`Ai::lookahead`]: `n`'s best
-    /// `lookahead` placements by the playouts' one-piece cost, each valued by the
-    /// expectation over the piece after of its best placement (when a piece follows in the
-    /// playout, `more`), the best of them played; otherwise [`Ai::playout_step`].
-    fn playout_first_step(&mut self, mut cur: After, total: f64, n: PieceKind, more: bool) -> Walk {
-        if !more {
+    /// Piece `d` of the playout of `seq`: the first with [`Ai::lookahead`] when another
+    /// follows it (its best `lookahead` placements by the playouts' one-piece cost, each
+    /// valued by the expectation over the piece after of its best placement, the best of
+    /// them played); otherwise [`Ai::playout_step`].
+    fn playout_piece(&mut self, mut cur: After, total: f64, seq: &[PieceKind], d: usize) -> Walk {
+        let n = seq[d];
+        if d > 0 || seq.len() < 2 || self.lookahead() == 0 {
             return self.playout_step(cur, total, n);
         }
         if !self.playout_piece_spawns(&mut cur, n) {
@@ -1325,12 +1322,9 @@ impl Ai {
     #[cfg(test)]
     fn playout(&mut self, a: &After, seq: &[PieceKind]) -> f64 {
         let mut walk = Walk::Alive(*a, 0.0);
-        for (d, &n) in seq.iter().enumerate() {
+        for d in 0..seq.len() {
             walk = match walk {
-                Walk::Alive(cur, total) if d == 0 && self.lookahead() > 0 => {
-                    self.playout_first_step(cur, total, n, seq.len() > 1)
-                }
-                Walk::Alive(cur, total) => self.playout_step(cur, total, n),
+                Walk::Alive(cur, total) => self.playout_piece(cur, total, seq, d),
                 dead => return dead.value_if_dead(),
             };
         }
