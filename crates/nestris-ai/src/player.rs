@@ -261,6 +261,12 @@ pub struct AiConfig {
     /// departure: from level 39, and the last lines of level 38 it readies), or the piece
     /// falls two rows a frame: 4 since row 25 of the README's ablation.
     pub rollout_lookahead_double_killscreen: usize,
+    /// How many of a playout's first pieces are placed by two plies when a lookahead
+    /// ([`AiConfig::rollout_lookahead`], [`AiConfig::rollout_lookahead_double_killscreen`])
+    /// is on: 1 (the default) the next piece alone; each one more piece costs about as much
+    /// again as the one before, as its placements are shared by fewer sequences. A piece with
+    /// no piece after it in the playout is placed greedily (1..=64).
+    pub rollout_lookahead_pieces: usize,
     /// The line count at which the game will be stopped, when the player is told (a
     /// departure: the field's format stops at 430 lines): the weights' `[endgame]` table
     /// plays the last lines before it. `None`: the game goes on until it tops out.
@@ -296,6 +302,7 @@ impl Default for AiConfig {
             rollout_refine: 0,
             rollout_lookahead: 0,
             rollout_lookahead_double_killscreen: 4,
+            rollout_lookahead_pieces: 1,
             line_cap: None,
         }
     }
@@ -1229,13 +1236,14 @@ impl Ai {
         }
     }
 
-    /// Piece `d` of the playout of `seq`: the first with [`Ai::lookahead`] when another
-    /// follows it (its best `lookahead` placements by the playouts' one-piece cost, each
-    /// valued by the expectation over the piece after of its best placement, the best of
-    /// them played); otherwise [`Ai::playout_step`].
+    /// Piece `d` of the playout of `seq`: one of the first
+    /// [`AiConfig::rollout_lookahead_pieces`] with [`Ai::lookahead`] when another follows it
+    /// (its best `lookahead` placements by the playouts' one-piece cost, each valued by the
+    /// expectation over the piece after of its best placement, the best of them played);
+    /// otherwise [`Ai::playout_step`].
     fn playout_piece(&mut self, mut cur: After, total: f64, seq: &[PieceKind], d: usize) -> Walk {
         let n = seq[d];
-        if d > 0 || seq.len() < 2 || self.lookahead() == 0 {
+        if d >= self.cfg.rollout_lookahead_pieces || d + 1 >= seq.len() || self.lookahead() == 0 {
             return self.playout_step(cur, total, n);
         }
         if !self.playout_piece_spawns(&mut cur, n) {
@@ -1837,15 +1845,16 @@ mod tests {
     /// to the bit, on boards from empty to nearly topped out (where playouts die).
     #[test]
     fn shared_playouts_match_single_ones() {
-        for lookahead in [0, 3] {
-            shared_playouts_match_single_ones_with(lookahead);
+        for (lookahead, pieces) in [(0, 1), (3, 1), (3, 2)] {
+            shared_playouts_match_single_ones_with(lookahead, pieces);
         }
     }
 
-    fn shared_playouts_match_single_ones_with(lookahead: usize) {
+    fn shared_playouts_match_single_ones_with(lookahead: usize, pieces: usize) {
         let mut ai = Ai::new(AiConfig {
             rollout_lookahead: lookahead,
             rollout_lookahead_double_killscreen: lookahead,
+            rollout_lookahead_pieces: pieces,
             ..AiConfig::default()
         });
         let mut seed = 0x2545_f491_4f6c_dd1du64;
@@ -1899,22 +1908,51 @@ mod tests {
     /// is lowest (checked by hand on a board where that is not the greedy choice), and the
     /// later pieces play greedily; with K = 1 the playouts are the greedy ones to the bit.
     /// Under the double killscreen's table, K is `rollout_lookahead_double_killscreen`.
+    /// With `rollout_lookahead_pieces` 2 the second piece is chosen so too, and a playout of
+    /// two pieces is the same as with 1 (its last piece is greedy).
     #[test]
     fn rollout_lookahead_places_the_first_piece_by_two_plies() {
-        let ai_with = |k: usize| {
+        let ai_with_pieces = |k: usize, pieces: usize| {
             let mut ai = at_level_39(AiConfig {
                 rollout_lookahead_double_killscreen: k,
+                rollout_lookahead_pieces: pieces,
                 ..AiConfig::default()
             });
             ai.root.board = Board::new();
             ai
+        };
+        let ai_with = |k: usize| ai_with_pieces(k, 1);
+        // The lookahead's choice for `n` on `cur` by hand: among the best 4 placements by
+        // their own cost, the lowest expectation over the piece after of its best placement.
+        let by_two_plies = |ai: &mut Ai, cur: &After, n: PieceKind| {
+            let mut cur = *cur;
+            cur.m = MoveSummary {
+                level: 39,
+                double_killscreen: true,
+                ..MoveSummary::default()
+            };
+            let ranked = ai.placements_by_cost(&cur, n);
+            let p = next_piece_probabilities(n);
+            let mut best: Option<(f64, (u8, i8, i8))> = None;
+            for &(_, pl) in ranked.iter().take(4) {
+                let b = cur.place(pl.0, pl.1, pl.2, 0, false);
+                let v: f64 = PieceKind::ALL
+                    .iter()
+                    .map(|&n2| p[n2 as usize] * ai.best_follow_up(&b, n2, 1))
+                    .sum();
+                if best.is_none_or(|(bv, _)| v < bv) {
+                    best = Some((v, pl));
+                }
+            }
+            let (_, pl) = best.expect("a placement");
+            (cur.place(pl.0, pl.1, pl.2, 0, false), pl != ranked[0].1)
         };
         let boards = [
             Board::from_rows_bottom(&["...##.....", "#.####.###", "#####.####"]),
             Board::from_rows_bottom(&["#.........", "##.....#..", "###.#.####", "####.#####"]),
             Board::from_rows_bottom(&["......##..", ".##..####.", "#########."]),
         ];
-        let mut differs = 0;
+        let (mut differs, mut second_differs) = (0, 0);
         for (bi, board) in boards.iter().enumerate() {
             let a = After {
                 board: *board,
@@ -1939,48 +1977,43 @@ mod tests {
                     "board {bi} piece {n:?}"
                 );
                 assert_eq!(greedy_value, elsewhere.playout(&a, &seq).to_bits());
-                // K = 4 by hand: the first step's choice, then greedy.
-                let mut ai = ai_with(4);
-                let mut cur = a;
-                cur.m = MoveSummary {
-                    level: 39,
-                    double_killscreen: true,
-                    ..MoveSummary::default()
-                };
-                let ranked = ai.placements_by_cost(&cur, n);
-                let p = next_piece_probabilities(n);
-                let mut best: Option<(f64, (u8, i8, i8))> = None;
-                for &(_, pl) in ranked.iter().take(4) {
-                    let b = cur.place(pl.0, pl.1, pl.2, 0, false);
-                    let v: f64 = PieceKind::ALL
-                        .iter()
-                        .map(|&n2| p[n2 as usize] * ai.best_follow_up(&b, n2, 1))
-                        .sum();
-                    if best.is_none_or(|(bv, _)| v < bv) {
-                        best = Some((v, pl));
+                // K = 4 by hand: the first step's choice (the second's too with two
+                // pieces), then greedy.
+                for pieces in [1, 2] {
+                    let mut ai = ai_with_pieces(4, pieces);
+                    let (b, other) = by_two_plies(&mut ai, &a, n);
+                    differs += usize::from(other);
+                    let mut walk = Walk::Alive(b, ai.eval().move_cost(&b.m));
+                    if pieces == 2 {
+                        let (b2, other) = by_two_plies(&mut ai, &b, seq[1]);
+                        second_differs += usize::from(other);
+                        walk =
+                            Walk::Alive(b2, ai.eval().move_cost(&b.m) + ai.eval().move_cost(&b2.m));
                     }
-                }
-                let (_, pl) = best.expect("a placement");
-                differs += usize::from(pl != ranked[0].1);
-                let b = cur.place(pl.0, pl.1, pl.2, 0, false);
-                let mut walk = Walk::Alive(b, ai.eval().move_cost(&b.m));
-                for &n2 in &seq[1..] {
-                    walk = match walk {
-                        Walk::Alive(c, t) => ai.playout_step(c, t, n2),
-                        dead => dead,
+                    for &n2 in &seq[pieces..] {
+                        walk = match walk {
+                            Walk::Alive(c, t) => ai.playout_step(c, t, n2),
+                            dead => dead,
+                        };
+                    }
+                    let by_hand = match walk {
+                        Walk::Alive(c, t) => t + ai.final_cost(c),
+                        Walk::Dead(v) => v,
                     };
+                    assert_eq!(
+                        ai.playout(&a, &seq).to_bits(),
+                        by_hand.to_bits(),
+                        "board {bi} piece {n:?}, {pieces} pieces"
+                    );
+                    // Two pieces of two: the last is greedy, as with one.
+                    assert_eq!(
+                        ai.playout(&a, &seq[..2]).to_bits(),
+                        ai_with(4).playout(&a, &seq[..2]).to_bits()
+                    );
                 }
-                let by_hand = match walk {
-                    Walk::Alive(c, t) => t + ai.final_cost(c),
-                    Walk::Dead(v) => v,
-                };
-                assert_eq!(
-                    ai.playout(&a, &seq).to_bits(),
-                    by_hand.to_bits(),
-                    "board {bi} piece {n:?}"
-                );
             }
         }
+        assert!(second_differs > 0, "the second piece was always greedy's");
         assert!(
             differs > 0,
             "the two plies never chose other than the greedy step"

@@ -458,6 +458,11 @@ pub struct AiOptions {
     /// frame (0..=64).
     #[arg(long, default_value_t = AiConfig::default().rollout_lookahead_double_killscreen)]
     pub rollout_lookahead_double_killscreen: usize,
+    /// With a lookahead on (`--rollout-lookahead`, `--rollout-lookahead-double-killscreen`),
+    /// how many of each playout's first pieces are placed by it, the next piece first
+    /// (1..=64; a playout's last piece is always placed greedily).
+    #[arg(long, default_value_t = AiConfig::default().rollout_lookahead_pieces)]
+    pub rollout_lookahead_pieces: usize,
     /// The line cap the AI plays for: its weights' `[endgame]` table plays the last lines
     /// before it (a departure, as the cap is). By default the game's `--line-cap` where the
     /// command has one (`bench`, `tune`), except in a `bench` run that saves its games at the
@@ -534,6 +539,9 @@ impl AiOptions {
         if self.rollout_depth == 0 {
             bail!("--rollout-depth 0 is out of range (1..=64 pieces; --rollout-locks 0 turns playouts off)");
         }
+        if !(1..=64).contains(&self.rollout_lookahead_pieces) {
+            bail!("--rollout-lookahead-pieces {} is out of range (1..=64 pieces; --rollout-lookahead 0 turns the lookahead off)", self.rollout_lookahead_pieces);
+        }
         if self.rollout_depth_double_killscreen == 0 {
             bail!("--rollout-depth-double-killscreen 0 is out of range (1..=64 pieces; --rollout-locks 0 turns playouts off)");
         }
@@ -562,6 +570,7 @@ impl AiOptions {
             rollout_refine: self.rollout_refine,
             rollout_lookahead: self.rollout_lookahead,
             rollout_lookahead_double_killscreen: self.rollout_lookahead_double_killscreen,
+            rollout_lookahead_pieces: self.rollout_lookahead_pieces,
             line_cap: self.ai_line_cap.filter(|&c| c > 0),
             ..AiConfig::default()
         };
@@ -678,6 +687,17 @@ impl AiOptions {
                 (k, d) => s.push_str(&format!(
                     ", the first piece's best {k} by two plies ({d} under the double killscreen)"
                 )),
+            }
+            if self.rollout_lookahead_pieces != 1
+                && (
+                    self.rollout_lookahead,
+                    self.rollout_lookahead_double_killscreen,
+                ) != (0, 0)
+            {
+                s.push_str(&format!(
+                    " (the first {} pieces so)",
+                    self.rollout_lookahead_pieces
+                ));
             }
             if self.rollout_burns != AiConfig::default().rollout_burns {
                 s.push_str(&format!(

@@ -383,6 +383,18 @@ fn options_are_checked_alike() {
             ["--rollout-burns", "NaN"],
             "--rollout-burns NaN is out of range",
         ),
+        (
+            ["--rollout-lookahead-double-killscreen", "65"],
+            "--rollout-lookahead-double-killscreen 65 is out of range",
+        ),
+        (
+            ["--rollout-lookahead-pieces", "0"],
+            "--rollout-lookahead-pieces 0 is out of range",
+        ),
+        (
+            ["--rollout-lookahead-pieces", "65"],
+            "--rollout-lookahead-pieces 65 is out of range",
+        ),
     ] {
         let (code, _, err) = nestris(&["bench", "--games", "1", args[0], args[1]]);
         assert_eq!(code, 2, "{err}");
