@@ -263,9 +263,10 @@ pub struct AiConfig {
     pub rollout_lookahead_double_killscreen: usize,
     /// How many of a playout's first pieces are placed by two plies when a lookahead
     /// ([`AiConfig::rollout_lookahead`], [`AiConfig::rollout_lookahead_double_killscreen`])
-    /// is on: 1 (the default) the next piece alone; each one more piece costs about as much
-    /// again as the one before, as its placements are shared by fewer sequences. A piece with
-    /// no piece after it in the playout is placed greedily (1..=64).
+    /// is on: 2 (the default since row 26 of the README's ablation) the next piece and the
+    /// one after it, 1 the next piece alone; each one more piece costs about as much again
+    /// as the one before, as its placements are shared by fewer sequences. A piece with no
+    /// piece after it in the playout is placed greedily (1..=64).
     pub rollout_lookahead_pieces: usize,
     /// The line count at which the game will be stopped, when the player is told (a
     /// departure: the field's format stops at 430 lines): the weights' `[endgame]` table
@@ -302,7 +303,7 @@ impl Default for AiConfig {
             rollout_refine: 0,
             rollout_lookahead: 0,
             rollout_lookahead_double_killscreen: 4,
-            rollout_lookahead_pieces: 1,
+            rollout_lookahead_pieces: 2,
             line_cap: None,
         }
     }

@@ -460,7 +460,8 @@ pub struct AiOptions {
     pub rollout_lookahead_double_killscreen: usize,
     /// With a lookahead on (`--rollout-lookahead`, `--rollout-lookahead-double-killscreen`),
     /// how many of each playout's first pieces are placed by it, the next piece first
-    /// (1..=64; a playout's last piece is always placed greedily).
+    /// (1..=64; a playout's last piece is always placed greedily; 2 since row 26 of the
+    /// README's ablation, 1 is row 25's).
     #[arg(long, default_value_t = AiConfig::default().rollout_lookahead_pieces)]
     pub rollout_lookahead_pieces: usize,
     /// The line cap the AI plays for: its weights' `[endgame]` table plays the last lines
