@@ -262,6 +262,32 @@ impl BenchArgs {
     }
 }
 
+/// When the games of a run from a `--position` folder go past its last file: game i
+/// starts from file i modulo their number, so some positions are played twice. Meant for a
+/// bench of speed, easy to miss in a run paired game by game with another; said, not
+/// refused.
+fn position_folder_wraps(args: &BenchArgs) -> anyhow::Result<Option<String>> {
+    let Some(path) = args.game.position.as_ref().filter(|p| p.is_dir()) else {
+        return Ok(None);
+    };
+    let files = args.game.start_points()?.map_or(0, |p| p.len() as u64);
+    let last = args.first_game.saturating_add(args.games);
+    if files == 0 || last <= files {
+        return Ok(None);
+    }
+    let hint = if args.first_game < files {
+        format!("--games {} plays each once", files - args.first_game)
+    } else {
+        format!("--first-game {} is past its last", args.first_game)
+    };
+    Ok(Some(format!(
+        "--position {} holds {files} positions and this run plays games {}-{}: game i starts from position i mod {files}, so games {files} on play its positions again ({hint})",
+        path.display(),
+        args.first_game,
+        last - 1,
+    )))
+}
+
 /// Runs the benchmark.
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let mut args = args.clone();
@@ -271,6 +297,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     args.game.validate()?;
     crate::options::check_games_at_most(args.games, crate::options::MAX_BENCH_GAMES)?;
     crate::options::check_threads(args.threads)?;
+    if let Some(warning) = position_folder_wraps(args)? {
+        eprintln!("warning: {warning}");
+    }
     // A run that saves its games at the cap to go on with them pauses them there: its AI
     // does not play for that cap.
     let paused = args.save_positions_at == Some(args.line_cap);

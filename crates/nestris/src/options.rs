@@ -28,8 +28,9 @@ pub struct GameOptions {
     /// lines, score; see the README): a departure from the original game, labelled as one.
     /// Or from an engine snapshot: a reference trace (.jsonl.gz), whose header state every
     /// game starts from (not a departure). Or a folder of position files `*.txt` (such as
-    /// `bench --save-positions` writes): game i starts from the i-th file by name, from the
-    /// first again after the last. NES rules, A-type only; it sets the level (no --level).
+    /// `bench --save-positions` writes): game i starts from the i-th file by name (from the
+    /// first again after the last; bench warns then). NES rules, A-type only; it sets the
+    /// level (no --level).
     #[arg(long, value_name = "FILE")]
     pub position: Option<std::path::PathBuf>,
     /// What --position holds, read once: one start point, or a folder's, with the CRC-32 of

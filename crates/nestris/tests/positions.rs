@@ -367,8 +367,17 @@ fn bench_saves_phase_positions_that_start_games_from_a_folder() {
     // and game 4 are those of the file game-000001.txt alone.
     let (c, d) = (s(&dir.join("c.csv")), s(&dir.join("d.csv")));
     let from = ["bench", "--line-cap", "24", "--threads", "1", "--games-csv"];
-    let out = stdout(&[&from[..], &[&c, "--games", "5", "--position", &saved_s]].concat());
+    let run = nestris(&[&from[..], &[&c, "--games", "5", "--position", &saved_s]].concat());
+    assert!(run.status.success());
+    let out = String::from_utf8_lossy(&run.stdout);
     assert!(out.contains("(departure from the original)"), "{out}");
+    // Playing a folder's positions again is said, not silent.
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("holds 3 positions and this run plays games 0-4")
+            && err.contains("--games 3 plays each once"),
+        "{err}"
+    );
     let one = s(&saved.join("game-000001.txt"));
     stdout(&[&from[..], &[&d, "--games", "5", "--position", &one]].concat());
     let (c, d) = (csv_games(&dir.join("c.csv")), csv_games(&dir.join("d.csv")));
