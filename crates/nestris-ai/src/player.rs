@@ -185,6 +185,13 @@ pub struct AiConfig {
     /// between the two values among the locks valued deeper. 0 = the commitment by
     /// two-piece values alone.
     pub deep_commit: usize,
+    /// The commitment before the preview is valued as a blind choice (the blind third ply,
+    /// or the playouts where they are on) when the piece's search, to its last lock, is
+    /// shorter than the reaction time plus this many frames: then little is left to choose
+    /// once the preview is seen (from level 29 at 30 Hz a piece falls in about 20 frames,
+    /// against about 40 at levels 19-28). Otherwise by two-piece values, or with
+    /// [`AiConfig::deep_commit`] by third-ply values. 10 by default.
+    pub blind_commit_margin: usize,
     /// The fourth ply is used below this level only (from level 29 the choice once the
     /// preview is seen is among the few locks the blind commitment left open).
     pub fourth_ply_until: u8,
@@ -203,6 +210,12 @@ pub struct AiConfig {
     /// drought longer than the plies see ends games. 0 = off; 8 by default since row 21 of
     /// the README's ablation, with the default weights' taller stack before level 19.
     pub tall_playouts: usize,
+    /// Playouts for the blind choices on tall stacks below
+    /// [`AiConfig::rollout_from_level`]: when the piece locks before the preview is seen
+    /// (at levels 19-28, a stack of about 9 rows or more) and a column stands taller than
+    /// this many rows, the locks are valued by the playouts of the blind decisions from level
+    /// 29 ([`AiConfig::rollout_locks`] locks) instead of the blind third ply. `None` = off.
+    pub blind_playouts_above: Option<u32>,
     /// Third ply when a piece must lock before the next one is seen (the reaction time is
     /// longer than the fall: from level 39 under the double killscreen): how many of the
     /// current piece's locks (best first by the expected two-piece value) are valued by the
@@ -286,10 +299,12 @@ impl Default for AiConfig {
             fourth_ply: 8,
             fifth_ply: 0,
             deep_commit: 0,
+            blind_commit_margin: 10,
             fourth_ply_until: 29,
             fourth_ply_max_height: 10,
             fourth_ply_max_height_before_19: 10,
             tall_playouts: 8,
+            blind_playouts_above: None,
             blind_locks: 3,
             blind_next: 2,
             rollout_locks: 8,
@@ -376,12 +391,6 @@ pub fn next_piece_probabilities(current: PieceKind) -> [f64; 7] {
 }
 
 const TOP_OUT: f64 = 1.0e9;
-
-/// The commitment before the preview is valued with the blind third ply when the piece's
-/// search (to its last lock) is shorter than the reaction time plus this many frames: then
-/// little is left to choose once the preview is seen (level 29 on at 30 Hz: a piece falls in
-/// about 20 frames, against about 40 at levels 19-28).
-const BLIND_COMMIT_MARGIN: usize = 10;
 
 struct Pending {
     search: Search,
@@ -710,7 +719,7 @@ impl Ai {
         // When the piece is nearly down by the time the preview is seen (from level 29), the
         // commitment is in effect the choice of the lock: value the best `blind_locks` locks
         // with the blind third ply and commit among them.
-        let nearly_down = search.layers.len() < wait + BLIND_COMMIT_MARGIN;
+        let nearly_down = search.layers.len() < wait + self.cfg.blind_commit_margin;
         let vc: std::borrow::Cow<[[f64; 7]]> = if nearly_down && self.rollouts_on(level) {
             self.rollout_values(&v2, &after, current.kind()).into()
         } else if nearly_down && self.cfg.blind_locks > 0 {
@@ -1027,7 +1036,13 @@ impl Ai {
         current: PieceKind,
     ) -> (usize, f64) {
         let p = next_piece_probabilities(current);
-        let values = if self.rollouts_on(self.root.timing.level) {
+        let level = self.root.timing.level;
+        let tall_blind = self.cfg.blind_playouts_above.is_some_and(|rows| {
+            self.cfg.rollout_locks > 0
+                && self.playout_shape(level).0 > 0
+                && self.root.board.heights().into_iter().max().unwrap_or(0) > rows
+        });
+        let values = if self.rollouts_on(level) || tall_blind {
             self.rollout_values(v2, after, current)
         } else if self.cfg.blind_locks > 0 && self.cfg.blind_next > 0 {
             self.blind_values(v2, after, current)
@@ -1698,6 +1713,75 @@ mod tests {
             kept.iter().any(|&li| refined[li] != once[li]),
             "new sequences were played"
         );
+    }
+
+    /// `blind_playouts_above`: below level 29, a blind choice on a stack with a column
+    /// taller than the limit is the playouts' choice; on a lower stack, or with the option
+    /// off, the blind third ply's.
+    #[test]
+    fn blind_playouts_above_values_tall_blind_choices_by_the_playouts() {
+        let tall = Board::from_rows_bottom(&[
+            "#.........",
+            "#.........",
+            "##........",
+            "##..#.....",
+            "###.##.#..",
+            "#########.",
+            "#########.",
+            "#########.",
+            "#########.",
+            "#########.",
+            "#########.",
+            "#########.",
+        ]);
+        let low =
+            Board::from_rows_bottom(&["##..#.....", "###.##.#..", "#########.", "#########."]);
+        let choice = |board: Board, above: Option<u32>| {
+            let mut ai = Ai::new(AiConfig {
+                blind_playouts_above: above,
+                ..AiConfig::default()
+            });
+            ai.root.timing = Timing::spawn(19);
+            let now = After {
+                board,
+                m: MoveSummary::default(),
+                lines: 0x0140,
+                level: 19,
+            };
+            let (after, v2) = locks_and_two_plies(&mut ai, &now, PieceKind::L);
+            let p = next_piece_probabilities(PieceKind::L);
+            let argmin = |values: Vec<[f64; 7]>| {
+                let mut best = (f64::INFINITY, 0);
+                for (li, v) in values.iter().enumerate() {
+                    let e = expected(v, &p);
+                    if e < best.0 {
+                        best = (e, li);
+                    }
+                }
+                (best.1, best.0)
+            };
+            let by_playouts = argmin(ai.rollout_values(&v2, &after, PieceKind::L));
+            let by_third_ply = argmin(ai.blind_values(&v2, &after, PieceKind::L));
+            (
+                ai.choose_blind(&v2, &after, PieceKind::L),
+                by_playouts,
+                by_third_ply,
+            )
+        };
+        let (chosen, by_playouts, by_third_ply) = choice(tall, Some(10));
+        assert_eq!(chosen, by_playouts, "a 12-row column is above 10");
+        assert_ne!(
+            by_playouts.1, by_third_ply.1,
+            "the two valuations differ (the test tells them apart)"
+        );
+        let (chosen, _, by_third_ply) = choice(tall, None);
+        assert_eq!(chosen, by_third_ply, "off");
+        let (chosen, _, by_third_ply) = choice(tall, Some(12));
+        assert_eq!(chosen, by_third_ply, "no column above 12 rows");
+        let (chosen, by_playouts, _) = choice(low, Some(3));
+        assert_eq!(chosen, by_playouts, "a 4-row stack is above 3");
+        let (chosen, _, by_third_ply) = choice(low, Some(10));
+        assert_eq!(chosen, by_third_ply, "a 4-row stack is below 10");
     }
 
     /// `deep_commit`: for each next piece, its best N locks by two-piece value take their

@@ -184,6 +184,13 @@ impl BenchArgs {
             // Only when given, so that CSVs made before the option still resume.
             v["ai_line_cap"] = cap.into();
         }
+        if self.ai.blind_commit_margin != nestris_ai::AiConfig::default().blind_commit_margin {
+            // Likewise only when not the default.
+            v["blind_commit_margin"] = self.ai.blind_commit_margin.into();
+        }
+        if let Some(rows) = self.ai.blind_playouts_above {
+            v["blind_playouts_above"] = rows.into();
+        }
         if let Some(crc) = self.game.position_crc32()? {
             // The same file (or folder) name with other positions gives other games.
             let path = self.game.position.as_ref().expect("a position");

@@ -387,6 +387,12 @@ pub struct AiOptions {
     /// are valued as the final choice will value them (0 = by two-piece values alone).
     #[arg(long, default_value_t = AiConfig::default().deep_commit, value_name = "N")]
     pub deep_commit: usize,
+    /// The commitment before the preview is valued as a blind choice (the blind third ply,
+    /// or the playouts where they are on) when the piece's search is shorter than --reaction
+    /// plus this many frames; otherwise by two-piece values (third-ply values with
+    /// --deep-commit) over every lock the committed state keeps open (0..=600 frames).
+    #[arg(long, default_value_t = AiConfig::default().blind_commit_margin, value_name = "FRAMES")]
+    pub blind_commit_margin: usize,
     /// The fourth ply is used below this level only.
     #[arg(long, default_value_t = AiConfig::default().fourth_ply_until)]
     pub fourth_ply_until: u8,
@@ -403,6 +409,12 @@ pub struct AiOptions {
     /// piece after the next) instead of the third ply (0 = off).
     #[arg(long, default_value_t = AiConfig::default().tall_playouts, value_name = "N")]
     pub tall_playouts: usize,
+    /// Below --rollout-from-level, a piece that locks before the preview is seen (levels
+    /// 19-28: a stack of about 9 rows or more) on a stack with a column taller than this
+    /// many rows is placed by the playouts of the blind decisions instead of the blind third
+    /// ply (0..=20; off unless given).
+    #[arg(long, value_name = "ROWS")]
+    pub blind_playouts_above: Option<u32>,
     /// Third ply when a piece locks before the next one is seen (level 39 on under the double
     /// killscreen): how many of the current piece's best locks are valued by the expectation
     /// over the next piece and the one after (0 = two plies).
@@ -478,6 +490,18 @@ impl AiOptions {
     /// The AI configuration these options describe.
     pub fn config(&self) -> anyhow::Result<AiConfig> {
         let input: InputModel = self.hz.parse()?;
+        if self.blind_playouts_above.is_some_and(|r| r > 20) {
+            bail!(
+                "--blind-playouts-above {} is out of range (0..=20 rows)",
+                self.blind_playouts_above.unwrap_or(0)
+            );
+        }
+        if self.blind_commit_margin > 600 {
+            bail!(
+                "--blind-commit-margin {} is out of range (0..=600 frames)",
+                self.blind_commit_margin
+            );
+        }
         if self.reaction > 600 {
             bail!(
                 "--reaction {} is out of range (0..=600 frames)",
@@ -552,6 +576,7 @@ impl AiOptions {
             reaction: self.reaction,
             deep_locks: self.deep_locks,
             deep_commit: self.deep_commit,
+            blind_commit_margin: self.blind_commit_margin,
             deep_next: self.deep_next,
             fourth_ply: self.fourth_ply,
             fifth_ply: self.fifth_ply,
@@ -559,6 +584,7 @@ impl AiOptions {
             fourth_ply_max_height: self.fourth_ply_max_height,
             fourth_ply_max_height_before_19: self.fourth_ply_max_height_before_19,
             tall_playouts: self.tall_playouts,
+            blind_playouts_above: self.blind_playouts_above,
             blind_locks: self.blind_locks,
             blind_next: self.blind_next,
             rollout_locks: self.rollout_locks,

@@ -351,6 +351,14 @@ fn options_are_checked_alike() {
         (["--fourth-ply", "65"], "--fourth-ply 65 is out of range"),
         (["--deep-commit", "65"], "--deep-commit 65 is out of range"),
         (
+            ["--blind-playouts-above", "21"],
+            "--blind-playouts-above 21 is out of range",
+        ),
+        (
+            ["--blind-commit-margin", "601"],
+            "--blind-commit-margin 601 is out of range",
+        ),
+        (
             ["--fourth-ply-max-height", "21"],
             "--fourth-ply-max-height 21 is out of range",
         ),
