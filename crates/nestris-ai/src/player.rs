@@ -1049,14 +1049,7 @@ impl Ai {
         } else {
             v2.to_vec()
         };
-        let mut best = (f64::INFINITY, 0);
-        for (li, v) in values.iter().enumerate() {
-            let e = expected(v, &p);
-            if e < best.0 {
-                best = (e, li);
-            }
-        }
-        (best.1, best.0)
+        best_expected(&values, &p)
     }
 
     /// Values per lock and next piece for the commitment: the blind third ply (the best
@@ -1620,6 +1613,19 @@ fn expected(v: &[f64; 7], p: &[f64; 7]) -> f64 {
 
 /// Positions after each frame of `plan` from the game's current state, by the search's own
 /// transition rules (no lock handling: stops at the first failed drop).
+/// The lock with the lowest expected value over the next piece (`p`, the picker's
+/// probabilities), and that value; the first such lock on ties.
+fn best_expected(values: &[[f64; 7]], p: &[f64; 7]) -> (usize, f64) {
+    let mut best = (f64::INFINITY, 0);
+    for (li, v) in values.iter().enumerate() {
+        let e = expected(v, p);
+        if e < best.0 {
+            best = (e, li);
+        }
+    }
+    (best.1, best.0)
+}
+
 fn simulate(root: &Root, plan: &[u8]) -> Vec<(i8, u8, i8)> {
     let board = &root.board;
     let drops = root.timing.drop_frames(plan.len());
@@ -1750,18 +1756,8 @@ mod tests {
             };
             let (after, v2) = locks_and_two_plies(&mut ai, &now, PieceKind::L);
             let p = next_piece_probabilities(PieceKind::L);
-            let argmin = |values: Vec<[f64; 7]>| {
-                let mut best = (f64::INFINITY, 0);
-                for (li, v) in values.iter().enumerate() {
-                    let e = expected(v, &p);
-                    if e < best.0 {
-                        best = (e, li);
-                    }
-                }
-                (best.1, best.0)
-            };
-            let by_playouts = argmin(ai.rollout_values(&v2, &after, PieceKind::L));
-            let by_third_ply = argmin(ai.blind_values(&v2, &after, PieceKind::L));
+            let by_playouts = best_expected(&ai.rollout_values(&v2, &after, PieceKind::L), &p);
+            let by_third_ply = best_expected(&ai.blind_values(&v2, &after, PieceKind::L), &p);
             (
                 ai.choose_blind(&v2, &after, PieceKind::L),
                 by_playouts,
