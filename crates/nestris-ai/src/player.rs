@@ -716,9 +716,10 @@ impl Ai {
         // Commit to a state at frame `wait`, or to a lock before it.
         let p = next_piece_probabilities(current.kind());
         let reach = search.reach_sets_from(wait);
-        // When the piece is nearly down by the time the preview is seen (from level 29), the
-        // commitment is in effect the choice of the lock: value the best `blind_locks` locks
-        // with the blind third ply and commit among them.
+        // When the piece is nearly down by the time the preview is seen (from level 29; at
+        // levels 19-28 on a stack taller than about 6 rows), the commitment is in effect the
+        // choice of the lock: value the best `blind_locks` locks with the blind third ply (or
+        // the playouts) and commit among them.
         let nearly_down = search.layers.len() < wait + self.cfg.blind_commit_margin;
         let vc: std::borrow::Cow<[[f64; 7]]> = if nearly_down && self.rollouts_on(level) {
             self.rollout_values(&v2, &after, current.kind()).into()
@@ -881,7 +882,7 @@ impl Ai {
             self.cfg.fourth_ply_max_height
         };
         let below_until = self.root.timing.level < self.cfg.fourth_ply_until;
-        let low = self.root.board.heights().into_iter().max().unwrap_or(0) <= max_height;
+        let low = self.root_max_height() <= max_height;
         let fourth = if below_until && low {
             self.cfg.fourth_ply
         } else {
@@ -1037,11 +1038,10 @@ impl Ai {
     ) -> (usize, f64) {
         let p = next_piece_probabilities(current);
         let level = self.root.timing.level;
-        let tall_blind = self.cfg.blind_playouts_above.is_some_and(|rows| {
-            self.cfg.rollout_locks > 0
-                && self.playout_shape(level).0 > 0
-                && self.root.board.heights().into_iter().max().unwrap_or(0) > rows
-        });
+        let tall_blind = self
+            .cfg
+            .blind_playouts_above
+            .is_some_and(|rows| self.playouts_set(level) && self.root_max_height() > rows);
         let values = if self.rollouts_on(level) || tall_blind {
             self.rollout_values(v2, after, current)
         } else if self.cfg.blind_locks > 0 && self.cfg.blind_next > 0 {
@@ -1078,9 +1078,18 @@ impl Ai {
 
     /// Whether blind decisions at `level` are valued by playouts.
     fn rollouts_on(&self, level: u8) -> bool {
-        self.cfg.rollout_locks > 0
-            && self.playout_shape(level).0 > 0
-            && level >= self.cfg.rollout_from_level
+        self.playouts_set(level) && level >= self.cfg.rollout_from_level
+    }
+
+    /// Whether the blind decisions' playouts are set up at `level` (locks and sequences to
+    /// play), whatever the level they start from.
+    fn playouts_set(&self, level: u8) -> bool {
+        self.cfg.rollout_locks > 0 && self.playout_shape(level).0 > 0
+    }
+
+    /// The root board's tallest column, in rows.
+    fn root_max_height(&self) -> u32 {
+        self.root.board.heights().into_iter().max().unwrap_or(0)
     }
 
     /// The playouts' shape at `level`, (sequences per lock and next piece, pieces each):
@@ -1611,8 +1620,6 @@ fn expected(v: &[f64; 7], p: &[f64; 7]) -> f64 {
     v.iter().zip(p).map(|(a, b)| a * b).sum()
 }
 
-/// Positions after each frame of `plan` from the game's current state, by the search's own
-/// transition rules (no lock handling: stops at the first failed drop).
 /// The lock with the lowest expected value over the next piece (`p`, the picker's
 /// probabilities), and that value; the first such lock on ties.
 fn best_expected(values: &[[f64; 7]], p: &[f64; 7]) -> (usize, f64) {
@@ -1626,6 +1633,8 @@ fn best_expected(values: &[[f64; 7]], p: &[f64; 7]) -> (usize, f64) {
     (best.1, best.0)
 }
 
+/// Positions after each frame of `plan` from the game's current state, by the search's own
+/// transition rules (no lock handling: stops at the first failed drop).
 fn simulate(root: &Root, plan: &[u8]) -> Vec<(i8, u8, i8)> {
     let board = &root.board;
     let drops = root.timing.drop_frames(plan.len());
@@ -1851,7 +1860,7 @@ mod tests {
         let mut tall_rows = vec![full; 9];
         tall_rows.extend(["##.######.", "##.#####..", "#...###...", "#....#...."]);
         let (mut ai, after, v2, chosen) = choose(4, &tall_rows);
-        assert!(ai.root.board.heights().into_iter().max().unwrap_or(0) > 10);
+        assert!(ai.root_max_height() > 10);
         // The same by hand: the third ply's pairs for the best deep_locks locks, best first.
         let p3 = next_piece_probabilities(PieceKind::L);
         let mut pairs = Vec::new();

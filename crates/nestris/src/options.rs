@@ -490,11 +490,8 @@ impl AiOptions {
     /// The AI configuration these options describe.
     pub fn config(&self) -> anyhow::Result<AiConfig> {
         let input: InputModel = self.hz.parse()?;
-        if self.blind_playouts_above.is_some_and(|r| r > 20) {
-            bail!(
-                "--blind-playouts-above {} is out of range (0..=20 rows)",
-                self.blind_playouts_above.unwrap_or(0)
-            );
+        if let Some(rows) = self.blind_playouts_above.filter(|&r| r > 20) {
+            bail!("--blind-playouts-above {rows} is out of range (0..=20 rows)");
         }
         if self.blind_commit_margin > 600 {
             bail!(
