@@ -95,6 +95,15 @@
 //!   at twice the time of those decisions (README, ablation row 16). Playouts in place of the third
 //!   ply once the preview is seen lost a third of the pre-19 score (six greedy pieces do not
 //!   keep a Tetris stack), so they are only used blind.
+//!   A playout's first two pieces are placed by two plies (each piece's best 4 placements
+//!   by their own cost, valued by the expectation over the piece after of its best
+//!   placement; [`AiConfig::rollout_lookahead`]), so that the playouts play more as the
+//!   player does: under the double killscreen +15,951 ± 7,705 (the first piece, row 25)
+//!   and +8,500 ± 7,746 (the second, row 26) over 1000 games from 326 lines; at levels
+//!   29-38 the two pieces +20,152 ± 6,800 before level 39 (625 of the headline's games
+//!   from 230 lines to 330, games lost there 33 -> 25; row 27, README), at about 70 ms a
+//!   decision there instead of 19. Before level 29, on the tall stacks' playouts, it
+//!   was measured and not adopted ([`AiConfig::rollout_lookahead_before_29`]).
 //!
 //! A lock whose clear changes the level makes the next piece fall at the new level's speed;
 //! the evaluation's weights change with the phase ([`Weights::at`]).
@@ -266,10 +275,18 @@ pub struct AiConfig {
     /// over the piece after (the picker's probabilities) of that piece's best placement, and
     /// the best of them is played; every later piece is placed greedily. The first piece of
     /// a playout is placed once for all the sequences that start with it, so this costs
-    /// about one more ply for each lock and next piece. 0 = greedy (the default). Where the
-    /// double killscreen's table plays, [`AiConfig::rollout_lookahead_double_killscreen`]
-    /// takes its place.
+    /// about one more ply for each lock and next piece. 0 = greedy; 4 since row 27 of the
+    /// README's ablation (with [`AiConfig::rollout_lookahead_pieces`] 2), which is where
+    /// this setting acts: levels 29-38. Where the double killscreen's table plays,
+    /// [`AiConfig::rollout_lookahead_double_killscreen`] takes its place, and before level
+    /// 29 [`AiConfig::rollout_lookahead_before_29`].
     pub rollout_lookahead: usize,
+    /// [`AiConfig::rollout_lookahead`] before level 29, where the playouts value the tall
+    /// stacks' pairs ([`AiConfig::tall_playouts`]) or the blind choices of
+    /// [`AiConfig::blind_playouts_above`]: 0 (greedy), as measured in the README's "After
+    /// row 26: the playouts' first pieces by two plies at levels 18-38". (Until it was
+    /// split off, [`AiConfig::rollout_lookahead`] set both.)
+    pub rollout_lookahead_before_29: usize,
     /// [`AiConfig::rollout_lookahead`] where the double killscreen's table plays (a
     /// departure: from level 39, and the last lines of level 38 it readies), or the piece
     /// falls two rows a frame: 4 since row 25 of the README's ablation.
@@ -316,7 +333,8 @@ impl Default for AiConfig {
             rollout_from_level: 29,
             rollout_burns: 1.0,
             rollout_refine: 0,
-            rollout_lookahead: 0,
+            rollout_lookahead: 4,
+            rollout_lookahead_before_29: 0,
             rollout_lookahead_double_killscreen: 4,
             rollout_lookahead_pieces: 2,
             line_cap: None,
@@ -391,6 +409,10 @@ pub fn next_piece_probabilities(current: PieceKind) -> [f64; 7] {
 }
 
 const TOP_OUT: f64 = 1.0e9;
+
+/// The first level at which the piece falls a row every frame (the killscreen, level 29):
+/// the game's gravity table has one entry for each level below it.
+const KILLSCREEN_LEVEL: u8 = nestris_engine::game::FRAMES_PER_DROP.len() as u8;
 
 struct Pending {
     search: Search,
@@ -1243,12 +1265,15 @@ impl Ai {
     /// How many of a playout's first piece's placements are valued by two plies here:
     /// [`AiConfig::rollout_lookahead_double_killscreen`] where the double killscreen's
     /// table (or its endgame) plays or the piece falls two rows a frame,
+    /// [`AiConfig::rollout_lookahead_before_29`] before level 29, and
     /// [`AiConfig::rollout_lookahead`] elsewhere.
     fn lookahead(&self) -> usize {
         if matches!(self.eval_ks, 3 | 5)
             || two_rows_a_frame(self.root.timing.level, self.double_killscreen)
         {
             self.cfg.rollout_lookahead_double_killscreen
+        } else if self.root.timing.level < KILLSCREEN_LEVEL {
+            self.cfg.rollout_lookahead_before_29
         } else {
             self.cfg.rollout_lookahead
         }
@@ -1683,6 +1708,35 @@ mod tests {
         ai.double_killscreen = true;
         ai.eval_ks = ai.cfg.weights.phase(39, 330, true, false);
         ai
+    }
+
+    /// The playouts' lookahead by phase: the double killscreen's setting where its table
+    /// plays or the piece falls two rows a frame, the before-29 setting below level 29, and `rollout_lookahead` elsewhere (levels 29-38, or from 39 without the
+    /// double killscreen).
+    #[test]
+    fn rollout_lookahead_is_chosen_by_phase() {
+        let mut ai = Ai::new(AiConfig {
+            rollout_lookahead: 4,
+            rollout_lookahead_before_29: 2,
+            rollout_lookahead_double_killscreen: 6,
+            ..AiConfig::default()
+        });
+        let at = |ai: &mut Ai, level: u8, double_killscreen: bool| {
+            ai.double_killscreen = double_killscreen;
+            ai.root.timing = Timing::spawn(level);
+            ai.eval_ks = ai.cfg.weights.phase(level, 0, double_killscreen, false);
+            ai.lookahead()
+        };
+        for (level, dks, want) in [
+            (18, false, 2),
+            (28, true, 2),
+            (29, false, 4),
+            (35, true, 4),
+            (39, true, 6),
+            (39, false, 4),
+        ] {
+            assert_eq!(at(&mut ai, level, dks), want, "level {level}, dks {dks}");
+        }
     }
 
     /// `rollout_refine` plays the best locks of the playouts again and chooses among them:

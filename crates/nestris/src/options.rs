@@ -466,6 +466,10 @@ pub struct AiOptions {
     /// the piece after of its best placement (0 = greedy, as every later piece; 0..=64).
     #[arg(long, default_value_t = AiConfig::default().rollout_lookahead)]
     pub rollout_lookahead: usize,
+    /// `--rollout-lookahead` before level 29: in the tall stacks' playouts
+    /// (`--tall-playouts`) and the blind choices' of `--blind-playouts-above` (0..=64).
+    #[arg(long, default_value_t = AiConfig::default().rollout_lookahead_before_29)]
+    pub rollout_lookahead_before_29: usize,
     /// `--rollout-lookahead` where the double killscreen's table plays (a departure: from
     /// level 39, and the last lines of level 38 it readies) or the piece falls two rows a
     /// frame (0..=64).
@@ -527,6 +531,10 @@ impl AiOptions {
             ),
             ("--rollout-refine", self.rollout_refine),
             ("--rollout-lookahead", self.rollout_lookahead),
+            (
+                "--rollout-lookahead-before-29",
+                self.rollout_lookahead_before_29,
+            ),
             (
                 "--rollout-lookahead-double-killscreen",
                 self.rollout_lookahead_double_killscreen,
@@ -594,6 +602,7 @@ impl AiOptions {
             rollout_burns: self.rollout_burns,
             rollout_refine: self.rollout_refine,
             rollout_lookahead: self.rollout_lookahead,
+            rollout_lookahead_before_29: self.rollout_lookahead_before_29,
             rollout_lookahead_double_killscreen: self.rollout_lookahead_double_killscreen,
             rollout_lookahead_pieces: self.rollout_lookahead_pieces,
             line_cap: self.ai_line_cap.filter(|&c| c > 0),
@@ -713,11 +722,18 @@ impl AiOptions {
                     ", the first piece's best {k} by two plies ({d} under the double killscreen)"
                 )),
             }
+            if self.rollout_lookahead_before_29 != self.rollout_lookahead {
+                s.push_str(&format!(
+                    ", {} before level 29",
+                    self.rollout_lookahead_before_29
+                ));
+            }
             if self.rollout_lookahead_pieces != 1
                 && (
                     self.rollout_lookahead,
                     self.rollout_lookahead_double_killscreen,
-                ) != (0, 0)
+                    self.rollout_lookahead_before_29,
+                ) != (0, 0, 0)
             {
                 s.push_str(&format!(
                     " (the first {} pieces so)",

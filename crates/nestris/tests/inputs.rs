@@ -396,6 +396,10 @@ fn options_are_checked_alike() {
             "--rollout-lookahead-double-killscreen 65 is out of range",
         ),
         (
+            ["--rollout-lookahead-before-29", "65"],
+            "--rollout-lookahead-before-29 65 is out of range",
+        ),
+        (
             ["--rollout-lookahead-pieces", "0"],
             "--rollout-lookahead-pieces 0 is out of range",
         ),
