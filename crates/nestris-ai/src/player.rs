@@ -283,9 +283,9 @@ pub struct AiConfig {
     pub rollout_lookahead: usize,
     /// [`AiConfig::rollout_lookahead`] before level 29, where the playouts value the tall
     /// stacks' pairs ([`AiConfig::tall_playouts`]) or the blind choices of
-    /// [`AiConfig::blind_playouts_above`]: 0 (greedy), as measured in the README's "After
-    /// row 26: the playouts' first pieces by two plies at levels 18-38". (Until it was
-    /// split off, [`AiConfig::rollout_lookahead`] set both.)
+    /// [`AiConfig::blind_playouts_above`]: 0 (greedy), as measured in the README's "Row 27:
+    /// the playouts' first two pieces by two plies at levels 29-38, and not before level
+    /// 29". (Until it was split off, [`AiConfig::rollout_lookahead`] set both.)
     pub rollout_lookahead_before_29: usize,
     /// [`AiConfig::rollout_lookahead`] where the double killscreen's table plays (a
     /// departure: from level 39, and the last lines of level 38 it readies), or the piece
@@ -1711,8 +1711,9 @@ mod tests {
     }
 
     /// The playouts' lookahead by phase: the double killscreen's setting where its table
-    /// plays or the piece falls two rows a frame, the before-29 setting below level 29, and `rollout_lookahead` elsewhere (levels 29-38, or from 39 without the
-    /// double killscreen).
+    /// plays or the piece falls two rows a frame, the before-29 setting below level 29, and
+    /// `rollout_lookahead` elsewhere (levels 29-38, or from 39 without the double
+    /// killscreen).
     #[test]
     fn rollout_lookahead_is_chosen_by_phase() {
         let mut ai = Ai::new(AiConfig {

@@ -461,9 +461,11 @@ pub struct AiOptions {
     /// choice is made among them on all their sequences (0 = off; 0..=64).
     #[arg(long, default_value_t = AiConfig::default().rollout_refine)]
     pub rollout_refine: usize,
-    /// The playouts place their first piece (the next piece) as a blind decision ranks it:
-    /// its best this-many placements by their own cost are valued by the expectation over
-    /// the piece after of its best placement (0 = greedy, as every later piece; 0..=64).
+    /// The playouts at levels 29-38 place their first piece (the next piece) as a blind
+    /// decision ranks it: its best this-many placements by their own cost are valued by the
+    /// expectation over the piece after of its best placement (0 = greedy, as every later
+    /// piece; 0..=64; 4 since row 27 of the README's ablation, 0 before). Before level 29
+    /// `--rollout-lookahead-before-29` sets it.
     #[arg(long, default_value_t = AiConfig::default().rollout_lookahead)]
     pub rollout_lookahead: usize,
     /// `--rollout-lookahead` before level 29: in the tall stacks' playouts
@@ -722,11 +724,10 @@ impl AiOptions {
                     ", the first piece's best {k} by two plies ({d} under the double killscreen)"
                 )),
             }
-            if self.rollout_lookahead_before_29 != self.rollout_lookahead {
-                s.push_str(&format!(
-                    ", {} before level 29",
-                    self.rollout_lookahead_before_29
-                ));
+            match self.rollout_lookahead_before_29 {
+                b if b == self.rollout_lookahead => {}
+                0 => s.push_str(", greedy before level 29"),
+                b => s.push_str(&format!(", {b} before level 29")),
             }
             if self.rollout_lookahead_pieces != 1
                 && (
