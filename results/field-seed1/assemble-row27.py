@@ -11,21 +11,22 @@ row 26's, and every other game is row 27's, played on from row 23's position at 
         --threads 1 --save-positions p326-r27-G --save-positions-at 326 \\
         --games-csv row27-from230-G.csv        (G = 0 and 500, resumable with --resume)
 
-whose rows are whole games (the counts before 230 lines added from p230/results.csv) named
+(games 975-999 were split off the second run to a third, `--games 25 --first-game 975`,
+row27-from230-975.csv, at the end, to share the 2 cores); the runs' rows are whole games (the counts before 230 lines added from p230/results.csv) named
 by their game numbers.
 
-Until both runs are complete, this prints row 27's games played so far paired with row 26's
+Until the runs are complete, this prints row 27's games played so far paired with row 26's
 same games (score, before level 39, games lost before 330 lines); once all 1000 are there it
 writes row27-games-0-999.csv and prints the headline's figures, as assemble-row26.py does.
 
-usage: python3 assemble-row27.py [row27-from230-0.csv row27-from230-500.csv]
+usage: python3 assemble-row27.py [row27-from230-0.csv row27-from230-500.csv row27-from230-975.csv]
 """
 import sys
 
 from pair import ms, rows
 from report import report_and_write
 
-runs = sys.argv[1:] or ["row27-from230-0.csv", "row27-from230-500.csv"]
+runs = sys.argv[1:] or ["row27-from230-0.csv", "row27-from230-500.csv", "row27-from230-975.csv"]
 base = rows("row26-games-0-999.csv")
 played = {}
 for f in runs:
