@@ -12,8 +12,8 @@ row 26's, and every other game is row 27's, played on from row 23's position at 
         --games-csv row27-from230-G.csv        (G = 0 and 500, resumable with --resume)
 
 (games 975-999 were split off the second run to a third, `--games 25 --first-game 975`,
-row27-from230-975.csv, at the end, to share the 2 cores); the runs' rows are whole games (the counts before 230 lines added from p230/results.csv) named
-by their game numbers.
+row27-from230-975.csv, at the end, to share the 2 cores); the runs' rows are whole games
+(the counts before 230 lines added from p230/results.csv) named by their game numbers.
 
 Until the runs are complete, this prints row 27's games played so far paired with row 26's
 same games (score, before level 39, games lost before 330 lines); once all 1000 are there it
