@@ -7,6 +7,7 @@
 //! | `uniform` | [`Uniform`]       | independent uniform pieces (SplitMix64)             |
 //! | `cycle`   | [`Cycle`]         | fixed order I O T S J Z L                           |
 //! | `bag7`    | [`Bag7`]          | 7-bags, Fisher–Yates with SplitMix64                |
+//! | `nes-seeded` | [`NesSeeded`]  | the NES picker's rule, its generator drawn per pick |
 //! | `file:P`  | [`FileSequence`]  | letters read from a file, repeated                  |
 //!
 //! `nes` is parsed by [`RandomizerSpec`] but built by the engine crate.
@@ -24,7 +25,8 @@ use crate::piece::Piece;
 
 /// The randomizer names accepted by [`RandomizerSpec::from_str`], as shown
 /// in error messages.
-pub const RANDOMIZER_CHOICES: &str = "nes, sega, bloxeed, uniform, cycle, bag7, file:PATH";
+pub const RANDOMIZER_CHOICES: &str =
+    "nes, nes-seeded, sega, bloxeed, uniform, cycle, bag7, file:PATH";
 
 /// A source of pieces.
 pub trait Randomizer {
@@ -54,6 +56,8 @@ pub enum RandomizerSpec {
     Bag7,
     /// Pieces listed in a file; the caller reads it, see [`FileSequence`].
     File(PathBuf),
+    /// The NES picker's rule on a generator drawn afresh at each pick, see [`NesSeeded`].
+    NesSeeded,
 }
 
 /// Error from parsing a [`RandomizerSpec`].
@@ -70,7 +74,7 @@ pub enum ParseRandomizerError {
 impl FromStr for RandomizerSpec {
     type Err = ParseRandomizerError;
 
-    /// Parses `nes`, `sega`, `bloxeed`, `uniform`, `cycle`, `bag7` (names
+    /// Parses `nes`, `nes-seeded`, `sega`, `bloxeed`, `uniform`, `cycle`, `bag7` (names
     /// are case-insensitive) or `file:PATH` (the path is kept verbatim).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         if let Some(path) = s.strip_prefix("file:") {
@@ -87,6 +91,7 @@ impl FromStr for RandomizerSpec {
             "uniform" => Ok(RandomizerSpec::Uniform),
             "cycle" => Ok(RandomizerSpec::Cycle),
             "bag7" => Ok(RandomizerSpec::Bag7),
+            "nes-seeded" => Ok(RandomizerSpec::NesSeeded),
             _ => Err(ParseRandomizerError::Unknown(s.to_string())),
         }
     }
@@ -102,6 +107,7 @@ impl fmt::Display for RandomizerSpec {
             RandomizerSpec::Cycle => f.write_str("cycle"),
             RandomizerSpec::Bag7 => f.write_str("bag7"),
             RandomizerSpec::File(p) => write!(f, "file:{}", p.display()),
+            RandomizerSpec::NesSeeded => f.write_str("nes-seeded"),
         }
     }
 }
@@ -162,6 +168,7 @@ impl RandomizerSpec {
             RandomizerSpec::Uniform => AnyRandomizer::Uniform(Uniform::new(seed)),
             RandomizerSpec::Cycle => AnyRandomizer::Cycle(Cycle::new()),
             RandomizerSpec::Bag7 => AnyRandomizer::Bag7(Bag7::new(seed)),
+            RandomizerSpec::NesSeeded => AnyRandomizer::NesSeeded(NesSeeded::new(seed)),
             RandomizerSpec::File(path) => match file_contents {
                 Some(text) => AnyRandomizer::File(FileSequence::from_text(text)?),
                 None => return Err(RandomizerError::MissingFileContents(path.clone())),
@@ -189,6 +196,8 @@ pub enum AnyRandomizer {
     Bag7(Bag7),
     /// See [`FileSequence`].
     File(FileSequence),
+    /// See [`NesSeeded`].
+    NesSeeded(NesSeeded),
 }
 
 impl Randomizer for AnyRandomizer {
@@ -200,6 +209,7 @@ impl Randomizer for AnyRandomizer {
             AnyRandomizer::Cycle(r) => r.next_piece(),
             AnyRandomizer::Bag7(r) => r.next_piece(),
             AnyRandomizer::File(r) => r.next_piece(),
+            AnyRandomizer::NesSeeded(r) => r.next_piece(),
         }
     }
 }
@@ -554,6 +564,52 @@ impl Randomizer for Bag7 {
     }
 }
 
+/// The NES picker's rule (`nestris_engine::rng::pick`: the spawn counter, the first choice
+/// from the generator's high byte, the reroll of a 7 or a repeat) fed at each pick by a
+/// generator value drawn from [`SplitMix64`] seeded by the seed, instead of the game's
+/// generator, which steps once a frame.
+///
+/// In the original game the pieces depend on the frame each piece spawns on, so two players
+/// (or two AIs) given the same seed see the same pieces only until their timings part, within
+/// a few pieces. Here the pieces depend on the seed alone, as in the seeded modes of later
+/// community ROMs: two AIs compared on the same seeds face the same pieces all game, so a
+/// paired comparison measures their choices and not the pieces' luck. The pieces follow the
+/// NES picker's rule at every pick, so their chances are the picker's for a generator value
+/// taken at random, which the AI's search already assumes. A departure from the original.
+///
+/// The first pick starts from spawn id 0 and spawn counter 0, as after power-on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NesSeeded {
+    rng: SplitMix64,
+    spawn_id: u8,
+    spawn_count: u8,
+}
+
+impl NesSeeded {
+    /// The sequence for `seed`.
+    pub fn new(seed: u64) -> Self {
+        NesSeeded {
+            rng: SplitMix64::new(seed),
+            spawn_id: 0,
+            spawn_count: 0,
+        }
+    }
+}
+
+impl Randomizer for NesSeeded {
+    fn next_piece(&mut self) -> Piece {
+        // A value of the generator's cycle (any 16-bit value but 0, which it never reaches).
+        let value = 1 + self.rng.below(u16::MAX as u32) as u16;
+        let p = nestris_engine::rng::pick(value, self.spawn_id, self.spawn_count);
+        self.spawn_id = p.spawn_id;
+        self.spawn_count = p.spawn_count;
+        let kind = nestris_engine::Orientation::from_id(p.spawn_id)
+            .expect("the picker returns a spawn orientation")
+            .kind();
+        Piece::ALL[kind as usize]
+    }
+}
+
 /// Pieces listed as letters in a text, repeated from the start when
 /// exhausted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -791,6 +847,55 @@ mod tests {
     }
 
     #[test]
+    fn nes_seeded_is_fixed_by_its_seed() {
+        assert_eq!(first(&mut NesSeeded::new(0), 21), "OTJSTJOLTLTIOSISILZST");
+        assert_eq!(first(&mut NesSeeded::new(1), 21), "ZTOLIJTLZLZIJLIZIZJIL");
+        let mut a = NesSeeded::new(12345);
+        let mut b = NesSeeded::new(12345);
+        assert_eq!(a.take_pieces(1000), b.take_pieces(1000));
+    }
+
+    /// The transitions follow the NES picker: for each previous piece, the chances of the
+    /// next are those of `nestris_engine::rng::pick` over every generator value (the
+    /// first choice and its reroll, with the reroll's extra step, enumerated over the
+    /// spawn counter's eight residues), within
+    /// sampling error over 280,000 pieces.
+    #[test]
+    fn nes_seeded_deals_the_pickers_chances() {
+        use nestris_engine::rng::pick;
+        use nestris_engine::Orientation;
+        let piece_of = |id: u8| Orientation::from_id(id).unwrap().kind() as usize;
+        let mut r = NesSeeded::new(99);
+        let mut counts = [[0u32; 7]; 7];
+        let mut prev = r.next_piece().index();
+        for _ in 0..280_000 {
+            let p = r.next_piece().index();
+            counts[prev][p] += 1;
+            prev = p;
+        }
+        for (from, row) in counts.iter().enumerate() {
+            let id = nestris_engine::piece::SPAWN_TABLE[from] as u8;
+            assert_eq!(piece_of(id), from);
+            let mut exact = [0f64; 7];
+            // The first choice adds the spawn counter, which matters modulo 8.
+            for count in 0..8 {
+                for v in 1..=u16::MAX {
+                    exact[piece_of(pick(v, id, count).spawn_id)] += 1.0 / (8.0 * u16::MAX as f64);
+                }
+            }
+            let n: u32 = row.iter().sum();
+            for to in 0..7 {
+                let seen = row[to] as f64 / n as f64;
+                assert!(
+                    (seen - exact[to]).abs() < 0.012,
+                    "from {from} to {to}: {seen} against {}",
+                    exact[to]
+                );
+            }
+        }
+    }
+
+    #[test]
     fn cycle_order() {
         let mut r = Cycle::new();
         assert_eq!(first(&mut r, 15), "IOTSJZLIOTSJZLI");
@@ -826,6 +931,7 @@ mod tests {
             ("uniform", RandomizerSpec::Uniform),
             ("cycle", RandomizerSpec::Cycle),
             ("bag7", RandomizerSpec::Bag7),
+            ("NES-seeded", RandomizerSpec::NesSeeded),
             ("file:a/b.txt", RandomizerSpec::File("a/b.txt".into())),
         ] {
             assert_eq!(s.parse::<RandomizerSpec>(), Ok(spec.clone()));
@@ -835,7 +941,7 @@ mod tests {
         assert_eq!(err, ParseRandomizerError::Unknown("tgm".into()));
         let msg = err.to_string();
         assert!(
-            msg.contains("nes, sega, bloxeed, uniform, cycle, bag7, file:PATH"),
+            msg.contains("nes, nes-seeded, sega, bloxeed, uniform, cycle, bag7, file:PATH"),
             "{msg}"
         );
         assert_eq!(

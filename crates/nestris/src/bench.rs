@@ -315,14 +315,19 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         .config_capped(if paused { 0 } else { args.line_cap })?;
     // The randomizer of each game when it is not the NES picker (a departure for the NES
     // rules; the classic games' own).
-    let randomizers: Option<Vec<nestris_classic::AnyRandomizer>> = args
+    let randomizers: Option<Vec<nestris_classic::AnyRandomizer>> = match args
         .rules
         .game_randomizers(args.game.seed)?
-        .map(|mut g| g.take(args.games));
-    if args.first_game > 0 && randomizers.is_some() {
-        // The classic randomizers may chain a game's seed to the game before it.
-        bail!("--first-game is for the NES rules and the game's own picker, whose games each start from the seed and their number alone");
-    }
+    {
+        None => None,
+        Some(mut g) => {
+            if g.skip(args.first_game).is_none() {
+                // Sega and Bloxeed chain a game's seed to the game before it.
+                bail!("--first-game is not for the {} randomizer, whose games each take their seed from the game before", args.rules.randomizer_spec());
+            }
+            Some(g.take(args.games))
+        }
+    };
     if let (true, Some(dir)) = (args.resume, &args.continue_from) {
         // Before either file is resumed: a folder grown since (its saving run resumed for
         // more games) keeps the games already played here.
@@ -386,7 +391,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 &stop,
                 |i, stop| {
                     let mut ai = NesAi(Ai::new(cfg.clone()));
-                    let departure = randomizers.as_ref().map(|d| d[i as usize].clone());
+                    let departure = randomizers
+                        .as_ref()
+                        .map(|d| d[(i - args.first_game) as usize].clone());
                     let r = match &boards {
                         Some(b) => {
                             let mut rec = BoardRecorder::new(&mut ai, i);
@@ -423,7 +430,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 &spec,
                 &stop,
                 |i, stop| {
-                    let game = ClassicRun::new(rules, randomizers[i as usize].clone())?;
+                    let game = ClassicRun::new(
+                        rules,
+                        randomizers[(i - args.first_game) as usize].clone(),
+                    )?;
                     let mut ai = ClassicAi::new(eval.clone());
                     bench::play(game, &mut ai, i, &limits, stop).map(ClassicRow)
                 },

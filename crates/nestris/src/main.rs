@@ -57,7 +57,7 @@ enum Command {
     Play(play::PlayArgs),
     /// Play a recording back on screen, or check it headless (`--check`).
     Replay(replay::ReplayArgs),
-    /// Print the pieces a randomizer deals (nes, sega, bloxeed, uniform, cycle, bag7,
+    /// Print the pieces a randomizer deals (nes, nes-seeded, sega, bloxeed, uniform, cycle, bag7,
     /// file:PATH): one line of letters per game, the same pieces the other commands deal with
     /// the same --seed.
     Sequence(sequence::SequenceArgs),

@@ -768,7 +768,7 @@ pub struct RulesOptions {
     /// --level, --type, --height, --hz and --reaction apply to nes only.
     #[arg(long, value_enum, default_value_t = RulesArg::Nes)]
     pub rules: RulesArg,
-    /// Piece randomizer: nes, sega, bloxeed, uniform, cycle, bag7 or file:PATH. Default: the
+    /// Piece randomizer: nes, nes-seeded, sega, bloxeed, uniform, cycle, bag7 or file:PATH. Default: the
     /// rule set's own (nes; cycle for relaytris; uniform for qbasic); any other is a departure
     /// from the original and is labelled as one.
     #[arg(long, value_name = "NAME")]

@@ -9,7 +9,7 @@
 //! * `sega`: the seed the machine carries over, [`SegaGame::next_game_seed`] of the previous
 //!   game (`--sega-next-game skip|watch`); `bloxeed`: the previous game's main seed after it
 //!   drew its piece seed ([`BloxeedGame::next_main_seed`]). Both need seeds of 32 bits.
-//! * `uniform`, `bag7`: seed + game index (wrapping).
+//! * `uniform`, `bag7`, `nes-seeded`: seed + game index (wrapping).
 //! * `cycle`, `file:PATH`: every game deals the same pieces from the start.
 //! * `nes` (this command only; the engine's games use their own start configurations): the
 //!   generator value and spawn counter of `StartConfig::from_seed(seed + game index, 0,
@@ -34,7 +34,7 @@ const SEED32_MAX: u64 = u32::MAX as u64;
 /// Print the pieces a randomizer deals.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SequenceArgs {
-    /// Randomizer: nes, sega, bloxeed, uniform, cycle, bag7 or file:PATH.
+    /// Randomizer: nes, nes-seeded, sega, bloxeed, uniform, cycle, bag7 or file:PATH.
     #[arg(long, value_name = "NAME", default_value = "nes")]
     pub randomizer: RandomizerSpec,
     /// Seed (decimal, or hex with 0x). sega and bloxeed need 0..=4294967295 (0 is the
@@ -146,6 +146,16 @@ impl GameRandomizers {
         r
     }
 
+    /// Skips `games` games, for a run that starts at a later game; `None` for Sega and
+    /// Bloxeed, whose games chain each seed to the game before it.
+    pub fn skip(&mut self, games: u64) -> Option<()> {
+        if matches!(self.spec, RandomizerSpec::Sega | RandomizerSpec::Bloxeed) {
+            return (games == 0).then_some(());
+        }
+        self.index = self.index.wrapping_add(games);
+        Some(())
+    }
+
     /// The randomizers of the first `games` games.
     pub fn take(&mut self, games: u64) -> Vec<AnyRandomizer> {
         (0..games).map(|_| self.next_game()).collect()
@@ -199,7 +209,7 @@ impl RulesOptions {
     pub fn validate(&self) -> anyhow::Result<()> {
         if self.rules != RulesArg::Nes && self.randomizer_spec() == RandomizerSpec::Nes {
             bail!(
-                "the nes randomizer needs the NES engine (--rules nes); for --rules {} choose one of sega, bloxeed, uniform, cycle, bag7, file:PATH",
+                "the nes randomizer needs the NES engine (--rules nes); for --rules {} choose one of nes-seeded, sega, bloxeed, uniform, cycle, bag7, file:PATH",
                 self.rules_name()
             );
         }

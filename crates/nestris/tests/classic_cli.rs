@@ -233,7 +233,7 @@ fn nes_pieces() {
     );
 }
 
-const CHOICES: &str = "nes, sega, bloxeed, uniform, cycle, bag7, file:PATH";
+const CHOICES: &str = "nes, nes-seeded, sega, bloxeed, uniform, cycle, bag7, file:PATH";
 
 #[test]
 fn unknown_names_and_bad_seeds() {

@@ -370,7 +370,8 @@ fn bench_resumes_an_interrupted_run() {
 
 /// `bench --first-game N`: game N of a run, alone, is that run's game N to the point (the
 /// same CSV line but its decision time), numbered as there; a resume keeps the file's games
-/// in the range; out-of-range and foreign-picker runs are refused.
+/// in the range; out-of-range runs and chained randomizers' runs are refused, and a
+/// randomizer dealt by seed and game number plays its game N too.
 #[test]
 fn bench_first_game_replays_one_game_of_a_run() {
     let dir = scratch("first-game");
@@ -448,17 +449,40 @@ fn bench_first_game_replays_one_game_of_a_run() {
         err.contains("--first-game 18446744073709551615 with --games 2"),
         "{err}"
     );
+    // Sega's games chain their seeds: refused.
     let (code, _, err) = nestris(&[
         "bench",
         "--games",
         "1",
         "--first-game",
         "3",
-        "--rules",
-        "relaytris",
+        "--randomizer",
+        "sega",
     ]);
     assert_ne!(code, 0);
-    assert!(err.contains("--first-game is for the NES rules"), "{err}");
+    assert!(
+        err.contains("--first-game is not for the sega randomizer"),
+        "{err}"
+    );
+    // A randomizer whose games each take seed + number (nes-seeded): game 2 alone is game 2.
+    let (_, all_text) = run(
+        "seeded.csv",
+        &["--games", "3", "--randomizer", "nes-seeded"],
+    );
+    let (_, one_text) = run(
+        "seeded-one.csv",
+        &[
+            "--games",
+            "1",
+            "--first-game",
+            "2",
+            "--randomizer",
+            "nes-seeded",
+        ],
+    );
+    let mut want = games(&all_text);
+    want.sort();
+    assert_eq!(games(&one_text), vec![want[2].clone()]);
     let (code, _, err) = nestris(&["bench", "--games", "1", "--first-game", "x"]);
     assert_ne!(code, 0);
     assert!(err.contains("--first-game"), "{err}");
