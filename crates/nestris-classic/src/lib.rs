@@ -2,11 +2,13 @@
 //!
 //! # Design
 //!
-//! This crate is independent of the NES engine. It holds:
+//! This crate holds no game of the NES engine's; it takes from the engine only its piece
+//! picker (`nestris_engine::rng::pick`), for `nes-seeded`. It holds:
 //!
 //! * [`randomizer`]: the piece sequences of other historical games (Sega
 //!   Tetris, Bloxeed, a uniform generator, the relay computer's fixed
-//!   cycle, a 7-bag, and a sequence read from a file), selected by name via
+//!   cycle, a 7-bag, the NES picker's rule on a seeded generator, and a
+//!   sequence read from a file), selected by name via
 //!   [`RandomizerSpec`]. `nes` is recognised but left to the engine, and
 //!   `file:PATH` is recognised but the caller reads the file and passes its
 //!   text, so the crate does no I/O.
