@@ -10,13 +10,18 @@ for the clean ready burns the tallest of columns 0-8 and the ready rows.
 """
 import collections
 import csv
+import importlib.util
+import os
 import sys
 
+# board() and holes() are burns-by-band.py's (the holes do not depend on the columns' order).
+_spec = importlib.util.spec_from_file_location(
+    'burns_by_band', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'burns-by-band.py'))
+_bbb = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_bbb)
+board, holes = _bbb.board, _bbb.holes
+
 WELL_READY = 0x1FF  # a row's cells as recorded: bit x is column x; columns 0-8 full
-
-
-def board(h):
-    return [int(h[i * 3:i * 3 + 3], 16) for i in range(20)]
 
 
 def heights(b):
@@ -29,18 +34,6 @@ def ready(b):
         if r != WELL_READY:
             break
         n += 1
-    return n
-
-
-def holes(b):
-    n = 0
-    for x in range(10):
-        seen = False
-        for r in b:
-            if r >> x & 1:
-                seen = True
-            elif seen:
-                n += 1
     return n
 
 
