@@ -321,7 +321,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     {
         None => None,
         Some(mut g) => {
-            if g.skip(args.first_game).is_none() {
+            if !g.skip(args.first_game) {
                 // Sega and Bloxeed chain a game's seed to the game before it.
                 bail!("--first-game is not for the {} randomizer, whose games each take their seed from the game before", args.rules.randomizer_spec());
             }

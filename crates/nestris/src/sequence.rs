@@ -146,14 +146,15 @@ impl GameRandomizers {
         r
     }
 
-    /// Skips `games` games, for a run that starts at a later game; `None` for Sega and
-    /// Bloxeed, whose games chain each seed to the game before it.
-    pub fn skip(&mut self, games: u64) -> Option<()> {
+    /// Skips `games` games, for a run that starts at a later game; false (nothing skipped)
+    /// for more than none with Sega and Bloxeed, whose games chain each seed to the game
+    /// before it.
+    pub fn skip(&mut self, games: u64) -> bool {
         if matches!(self.spec, RandomizerSpec::Sega | RandomizerSpec::Bloxeed) {
-            return (games == 0).then_some(());
+            return games == 0;
         }
         self.index = self.index.wrapping_add(games);
-        Some(())
+        true
     }
 
     /// The randomizers of the first `games` games.
