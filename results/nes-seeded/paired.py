@@ -2,38 +2,32 @@
 """Paired and unpaired standard errors of a screen, and the correlation of its games with
 the base's: how much the pairing on the same seeds buys.
 
-    python3 paired.py BASE.csv CANDIDATE.csv COLUMN      (COLUMN: before_19, before_29, ...)
+    python3 paired.py BASE.csv CANDIDATE.csv COLUMN      (COLUMN: before_19, before_29, before_39)
 
-Both files are `nestris bench --games-csv` files; the games both played are paired by
-number. The paired standard error is that of the per-game differences; the unpaired one
-that of the difference of two means of independent games of the same spreads.
+Both files are `nestris bench --games-csv` files, read by `../field-seed1/pair.py`'s `rows`;
+the games both played are paired by number. The paired standard error is that of the
+per-game differences (`pair.py`'s `ms`); the unpaired one that of the difference of two
+means of independent games of the same spreads.
 """
-import csv
 import math
+import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'field-seed1'))
+from pair import ms, rows  # noqa: E402
 
-def rows(path):
-    with open(path) as f:
-        return {int(r['game']): r for r in csv.DictReader(l for l in f if not l.startswith('#'))}
-
-
-def mean(v):
-    return sum(v) / len(v)
-
-
-def sd(v):
-    m = mean(v)
-    return math.sqrt(sum((t - m) ** 2 for t in v) / (len(v) - 1))
-
+KEYS = {'before_19': 'b19', 'before_29': 'b29', 'before_39': 'b39'}
 
 base, cand, col = rows(sys.argv[1]), rows(sys.argv[2]), sys.argv[3]
+key = KEYS[col]
 games = sorted(set(base) & set(cand))
-x = [float(base[g][col]) for g in games]
-y = [float(cand[g][col]) for g in games]
 n = len(games)
-d = [q - p for p, q in zip(x, y)]
-cov = sum((p - mean(x)) * (q - mean(y)) for p, q in zip(x, y)) / (n - 1)
-print(f"{sys.argv[2]}: {n} games, {col}: {mean(d):+,.0f}, paired s.e. {sd(d) / math.sqrt(n):,.0f}, "
-      f"unpaired s.e. {math.sqrt(sd(x) ** 2 + sd(y) ** 2) / math.sqrt(n):,.0f}, "
-      f"correlation {cov / (sd(x) * sd(y)):.3f}")
+x = [base[g][key] for g in games]
+y = [cand[g][key] for g in games]
+d, se_d = ms([q - p for p, q in zip(x, y)])
+se_x, se_y = ms(x)[1], ms(y)[1]
+# Variances from the standard errors; var(y - x) = var x + var y - 2 cov.
+vx, vy, vd = n * se_x ** 2, n * se_y ** 2, n * se_d ** 2
+corr = (vx + vy - vd) / (2 * math.sqrt(vx * vy))
+print(f"{sys.argv[2]}: {n} games, {col}: {d:+,.0f}, paired s.e. {se_d:,.0f}, "
+      f"unpaired s.e. {math.hypot(se_x, se_y):,.0f}, correlation {corr:.3f}")
