@@ -14,18 +14,14 @@ import importlib.util
 import os
 import sys
 
-# board() and holes() are burns-by-band.py's (the holes do not depend on the columns' order).
+# board(), heights() and holes() are burns-by-band.py's.
 _spec = importlib.util.spec_from_file_location(
     'burns_by_band', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'burns-by-band.py'))
 _bbb = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_bbb)
-board, holes = _bbb.board, _bbb.holes
+board, heights, holes = _bbb.board, _bbb.heights, _bbb.holes
 
 WELL_READY = 0x1FF  # a row's cells as recorded: bit x is column x; columns 0-8 full
-
-
-def heights(b):
-    return [next((20 - i for i, r in enumerate(b) if r >> x & 1), 0) for x in range(10)]
 
 
 def ready(b):

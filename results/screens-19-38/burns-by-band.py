@@ -16,17 +16,14 @@ def board(h):
 
 
 def heights(b):
-    out = []
-    for x in range(10):
-        bit = 1 << (9 - x)
-        out.append(next((20 - i for i, r in enumerate(b) if r & bit), 0))
-    return out
+    """Column heights, column 0 first (a recorded row's bit x is column x; the well is 9)."""
+    return [next((20 - i for i, r in enumerate(b) if r >> x & 1), 0) for x in range(10)]
 
 
 def holes(b):
     n = 0
     for x in range(10):
-        bit, seen = 1 << (9 - x), False
+        bit, seen = 1 << x, False
         for r in b:
             if r & bit:
                 seen = True
