@@ -270,6 +270,13 @@ pub struct AiConfig {
     /// them on all their sequences: less noise where the choice is close, for a fraction of
     /// the cost of more sequences for every lock. 0 = off (the default).
     pub rollout_refine: usize,
+    /// The playouts' second piece (the one after the next) is not drawn but stratified: for
+    /// each next piece, the sequences take each of the seven second pieces in turn (as
+    /// evenly as their count allows), the rest drawn, and each playout weighs the picker's
+    /// chance of its second piece shared among those that have it. The mean is as unbiased
+    /// as the drawn one, without the noise of how often each second piece was drawn. Off
+    /// by default.
+    pub rollout_stratify: bool,
     /// The playouts' first piece (the next piece) is placed as a blind decision ranks its
     /// locks: its best this-many placements by their own cost are valued by the expectation
     /// over the piece after (the picker's probabilities) of that piece's best placement, and
@@ -333,6 +340,7 @@ impl Default for AiConfig {
             rollout_from_level: 29,
             rollout_burns: 1.0,
             rollout_refine: 0,
+            rollout_stratify: false,
             rollout_lookahead: 4,
             rollout_lookahead_before_29: 0,
             rollout_lookahead_double_killscreen: 4,
@@ -986,7 +994,7 @@ impl Ai {
         pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let first = pairs.first()?;
         let mut rng = SplitMix64(position_seed(&self.root.board, next, first.2.lines));
-        let (seqs, shared) = self.sequence_set(&mut rng);
+        let set = self.sequence_set(&mut rng);
         let p = next_piece_probabilities(next);
         let (mut walks, mut values) = (Vec::new(), Vec::new());
         let mut best: Option<(usize, f64)> = None;
@@ -995,7 +1003,7 @@ impl Ai {
                 break;
             }
             let own = self.eval().move_cost(&s.m);
-            let means = self.playout_means(s, &seqs, &shared, &mut walks, &mut values);
+            let means = self.playout_means(s, &set, &mut walks, &mut values);
             let v = own + expected(&means, &p);
             if best.is_none_or(|(_, b)| v < b) {
                 best = Some((*li, v));
@@ -1146,7 +1154,7 @@ impl Ai {
         // Common random numbers: every lock plays the same sequences, drawn from a generator
         // seeded by the position (the same games on any machine).
         let mut rng = SplitMix64(position_seed(&self.root.board, current, first.lines));
-        let (seqs, shared) = self.sequence_set(&mut rng);
+        let set = self.sequence_set(&mut rng);
         let (mut walks, mut values) = (Vec::new(), Vec::new());
         let mut played = Vec::new();
         for &(c2, li) in ranked.iter().take(self.cfg.rollout_locks) {
@@ -1154,7 +1162,7 @@ impl Ai {
                 break;
             }
             let own = self.eval().move_cost(&after[li].m);
-            let means = self.playout_means(&after[li], &seqs, &shared, &mut walks, &mut values);
+            let means = self.playout_means(&after[li], &set, &mut walks, &mut values);
             out[li] = means.map(|m| own + m);
             played.push(li);
         }
@@ -1167,14 +1175,14 @@ impl Ai {
                 .map(|&li| (expected(&out[li], &p), li))
                 .collect();
             best.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            let (seqs, shared) = self.sequence_set(&mut rng);
+            let set = self.sequence_set(&mut rng);
             for (rank, &(_, li)) in best.iter().enumerate() {
                 if rank >= self.cfg.rollout_refine {
                     out[li] = [TOP_OUT * 2.0; 7];
                     continue;
                 }
                 let own = self.eval().move_cost(&after[li].m);
-                let means = self.playout_means(&after[li], &seqs, &shared, &mut walks, &mut values);
+                let means = self.playout_means(&after[li], &set, &mut walks, &mut values);
                 for n in 0..7 {
                     // Both halves weigh the same.
                     out[li][n] = (out[li][n] + own + means[n]) / 2.0;
@@ -1184,19 +1192,29 @@ impl Ai {
         out
     }
 
-    /// The mean value of the playouts of `seqs` from `a` ([`Ai::playouts`]) for each next
-    /// piece: `seqs` holds as many sequences for each of the seven in turn.
+    /// The mean value of the playouts of `set` from `a` ([`Ai::playouts`]) for each next
+    /// piece, each playout weighed by its weight in `set`: `set` holds as many sequences for
+    /// each of the seven in turn.
     fn playout_means(
         &mut self,
         a: &After,
-        seqs: &[Vec<PieceKind>],
-        shared: &[(usize, usize)],
+        set: &SequenceSet,
         walks: &mut Vec<Walk>,
         values: &mut Vec<f64>,
     ) -> [f64; 7] {
-        self.playouts(a, seqs, shared, walks, values);
-        let r = seqs.len() / 7;
-        std::array::from_fn(|n| values[n * r..(n + 1) * r].iter().sum::<f64>() / r as f64)
+        self.playouts(a, &set.seqs, &set.shared, walks, values);
+        let r = set.seqs.len() / 7;
+        std::array::from_fn(|n| {
+            let span = n * r..(n + 1) * r;
+            match &set.weights {
+                Some(w) => values[span.clone()]
+                    .iter()
+                    .zip(&w[span])
+                    .map(|(v, w)| v * w)
+                    .sum::<f64>(),
+                None => values[span].iter().sum::<f64>() / r as f64,
+            }
+        })
     }
 
     /// The value of every playout of `seqs` from `a` ([`Ai::playout`]) into `values`, playing
@@ -1335,36 +1353,69 @@ impl Ai {
         self.eval().cost(&cur.board, &cur.m)
     }
 
-    /// [`Ai::sequences`] for each of the seven next pieces in turn, and their shared
-    /// beginnings ([`shared_prefixes`]): what [`Ai::playouts`] plays from every lock.
-    #[allow(clippy::type_complexity)]
-    fn sequence_set(&self, rng: &mut SplitMix64) -> (Vec<Vec<PieceKind>>, Vec<(usize, usize)>) {
-        let seqs: Vec<Vec<PieceKind>> = PieceKind::ALL
-            .into_iter()
-            .flat_map(|n| self.sequences(n, rng))
-            .collect();
+    /// [`Ai::sequences`] for each of the seven next pieces in turn, their shared beginnings
+    /// ([`shared_prefixes`]) and their weights: what [`Ai::playouts`] plays from every lock.
+    fn sequence_set(&self, rng: &mut SplitMix64) -> SequenceSet {
+        let (mut seqs, mut weights) = (Vec::new(), Some(Vec::new()));
+        for n in PieceKind::ALL {
+            let (s, w) = self.sequences(n, rng);
+            seqs.extend(s);
+            match (w, &mut weights) {
+                (Some(w), Some(all)) => all.extend(w),
+                _ => weights = None,
+            }
+        }
         let shared = shared_prefixes(&seqs, self.playout_shape(self.root.timing.level).0);
-        (seqs, shared)
+        SequenceSet {
+            seqs,
+            shared,
+            weights,
+        }
     }
 
     /// [`AiConfig::rollouts`] (under the double killscreen
     /// [`AiConfig::rollouts_double_killscreen`]) piece sequences of [`AiConfig::rollout_depth`]
     /// (there [`AiConfig::rollout_depth_double_killscreen`]) pieces starting with `first`, the
-    /// others drawn with the picker's transition probabilities.
-    fn sequences(&self, first: PieceKind, rng: &mut SplitMix64) -> Vec<Vec<PieceKind>> {
+    /// others drawn with the picker's transition probabilities, and each one's weight in the
+    /// mean over them. With [`AiConfig::rollout_stratify`] (and at least seven sequences of
+    /// two pieces or more), sequence `i`'s second piece is the `i % 7`-th, the rest drawn,
+    /// and the weights are the picker's chance of that second piece shared among the
+    /// sequences that have it; otherwise every piece after the first is drawn and the
+    /// weights are equal (`None`: the plain mean, to the bit as before the option).
+    #[allow(clippy::type_complexity)]
+    fn sequences(
+        &self,
+        first: PieceKind,
+        rng: &mut SplitMix64,
+    ) -> (Vec<Vec<PieceKind>>, Option<Vec<f64>>) {
         let (count, depth) = self.playout_shape(self.root.timing.level);
         let depth = depth.max(1);
-        (0..count)
-            .map(|_| {
+        let stratified = self.cfg.rollout_stratify && depth >= 2 && count >= 7;
+        let seqs: Vec<Vec<PieceKind>> = (0..count)
+            .map(|i| {
                 let mut seq = Vec::with_capacity(depth);
                 seq.push(first);
+                if stratified {
+                    seq.push(PieceKind::ALL[i % 7]);
+                }
                 while seq.len() < depth {
                     let prev = *seq.last().expect("not empty");
                     seq.push(draw_piece(rng, &next_piece_probabilities(prev)));
                 }
                 seq
             })
-            .collect()
+            .collect();
+        let weights = stratified.then(|| {
+            let p = next_piece_probabilities(first);
+            (0..count)
+                .map(|i| {
+                    let k = i % 7;
+                    let with_k = count / 7 + usize::from(k < count % 7);
+                    p[PieceKind::ALL[k] as usize] / with_k as f64
+                })
+                .collect()
+        });
+        (seqs, weights)
     }
 
     /// One greedy playout of `seq` from `a`: the move costs on the way plus the final board's
@@ -1571,6 +1622,18 @@ impl Walk {
     }
 }
 
+/// The piece sequences every lock's playouts play ([`Ai::sequence_set`]).
+struct SequenceSet {
+    /// [`AiConfig::rollouts`] sequences (or the double killscreen's count) for each of the
+    /// seven next pieces in turn.
+    seqs: Vec<Vec<PieceKind>>,
+    /// [`shared_prefixes`] of `seqs`.
+    shared: Vec<(usize, usize)>,
+    /// Each sequence's weight in the mean over its next piece's sequences (they sum to 1),
+    /// or `None` for the plain mean (every sequence drawn).
+    weights: Option<Vec<f64>>,
+}
+
 /// For each of `seqs` (groups of `per_group` with the same first piece): an earlier sequence
 /// of its group with the longest common beginning, and that length (0: none).
 fn shared_prefixes(seqs: &[Vec<PieceKind>], per_group: usize) -> Vec<(usize, usize)> {
@@ -1737,6 +1800,50 @@ mod tests {
             (39, false, 4),
         ] {
             assert_eq!(at(&mut ai, level, dks), want, "level {level}, dks {dks}");
+        }
+    }
+
+    /// `rollout_stratify`: each next piece's sequences take the seven second pieces in turn,
+    /// and the weights give each second piece the picker's chance after the next piece, so
+    /// the mean of anything that depends on the second piece alone is its exact expectation;
+    /// drawn sequences (off, or too few to stratify) take the plain mean.
+    #[test]
+    fn rollout_stratify_weighs_each_second_piece_by_its_chance() {
+        for (stratify, count) in [(true, 16), (true, 14), (true, 23), (false, 16), (true, 5)] {
+            let ai = at_level_39(AiConfig {
+                rollout_stratify: stratify,
+                rollouts: count,
+                rollouts_double_killscreen: count,
+                ..AiConfig::default()
+            });
+            let set = ai.sequence_set(&mut SplitMix64(7));
+            assert_eq!(set.seqs.len(), 7 * count);
+            let stratified = stratify && count >= 7;
+            assert_eq!(set.weights.is_some(), stratified, "{stratify} {count}");
+            for (n, first) in PieceKind::ALL.into_iter().enumerate() {
+                let span = n * count..(n + 1) * count;
+                let seqs = &set.seqs[span.clone()];
+                assert!(seqs.iter().all(|q| q.len() == 6 && q[0] == first));
+                if let Some(w) = &set.weights {
+                    let weights = &w[span];
+                    let total: f64 = weights.iter().sum();
+                    assert!((total - 1.0).abs() < 1e-12, "{count}: {total}");
+                    let p = next_piece_probabilities(first);
+                    for (k, second) in PieceKind::ALL.into_iter().enumerate() {
+                        let mass: f64 = seqs
+                            .iter()
+                            .zip(weights)
+                            .filter(|(q, _)| q[1] == second)
+                            .map(|(_, w)| w)
+                            .sum();
+                        assert!((mass - p[second as usize]).abs() < 1e-12, "{count} {k}");
+                    }
+                    assert!(seqs
+                        .iter()
+                        .enumerate()
+                        .all(|(i, q)| q[1] == PieceKind::ALL[i % 7]));
+                }
+            }
         }
     }
 
@@ -1932,7 +2039,7 @@ mod tests {
             PieceKind::L,
             pairs[0].2.lines,
         ));
-        let (seqs, _) = ai.sequence_set(&mut rng);
+        let seqs = ai.sequence_set(&mut rng).seqs;
         let r = seqs.len() / 7;
         let mut best = (usize::MAX, f64::INFINITY);
         for (_, li, s) in pairs.iter().take(4) {
@@ -2029,7 +2136,7 @@ mod tests {
                 level,
             };
             let mut rng = SplitMix64(seed);
-            let (seqs, shared) = ai.sequence_set(&mut rng);
+            let SequenceSet { seqs, shared, .. } = ai.sequence_set(&mut rng);
             ai.playouts(&a, &seqs, &shared, &mut walks, &mut values);
             assert_eq!(values.len(), seqs.len());
             for (s, seq) in seqs.iter().enumerate() {

@@ -461,6 +461,11 @@ pub struct AiOptions {
     /// choice is made among them on all their sequences (0 = off; 0..=64).
     #[arg(long, default_value_t = AiConfig::default().rollout_refine)]
     pub rollout_refine: usize,
+    /// The playouts' second piece (the one after the next) stratified instead of drawn: for
+    /// each next piece the sequences take each of the seven in turn, each playout weighed by
+    /// the picker's chance of its second piece (the same expectation, less noise).
+    #[arg(long)]
+    pub rollout_stratify: bool,
     /// The playouts at levels 29-38 place their first piece (the next piece) as a blind
     /// decision ranks it: its best this-many placements by their own cost are valued by the
     /// expectation over the piece after of its best placement (0 = greedy, as every later
@@ -603,6 +608,7 @@ impl AiOptions {
             rollout_death: self.rollout_death,
             rollout_burns: self.rollout_burns,
             rollout_refine: self.rollout_refine,
+            rollout_stratify: self.rollout_stratify,
             rollout_lookahead: self.rollout_lookahead,
             rollout_lookahead_before_29: self.rollout_lookahead_before_29,
             rollout_lookahead_double_killscreen: self.rollout_lookahead_double_killscreen,
@@ -705,6 +711,9 @@ impl AiOptions {
             }
             if self.rollout_death != AiConfig::default().rollout_death {
                 s.push_str(&format!(", a top-out costs {}", self.rollout_death));
+            }
+            if self.rollout_stratify {
+                s.push_str(", the second piece stratified");
             }
             if self.rollout_refine > 0 {
                 s.push_str(&format!(", the best {} played again", self.rollout_refine));
