@@ -39,6 +39,24 @@ impl Departure {
         }
     }
 
+    /// Goes on with `game` (a game resumed at a spawn, its piece and next piece already
+    /// dealt, see [`crate::position::Position::game`]) from `randomizer`, which has dealt
+    /// the pieces before them and those two: the next pick deals the piece after the next.
+    pub fn resumed(randomizer: AnyRandomizer, game: &Game) -> Departure {
+        Departure {
+            randomizer,
+            last_spawn_count: game.spawn_count,
+            initialised: true,
+        }
+    }
+
+    /// How many pieces a departure has dealt by the spawn of a game's `spawn`-th piece
+    /// (counted from 1): the first piece and the next one at the initialisation, then one
+    /// at each later spawn.
+    pub fn dealt_by_spawn(spawn: u64) -> u64 {
+        spawn + 1
+    }
+
     fn deal(&mut self) -> u8 {
         kind(self.randomizer.next_piece()).spawn() as u8
     }

@@ -85,6 +85,19 @@ impl Nes {
         }
     }
 
+    /// `game` (a game resumed at a spawn from a saved position, not stepped yet), dealing
+    /// the pieces after its next piece from `randomizer` (a departure), which has dealt the
+    /// game's pieces up to its next piece ([`Departure::resumed`]).
+    pub fn resumed(game: Game, randomizer: AnyRandomizer) -> Nes {
+        let departure = Some(Departure::resumed(randomizer, &game));
+        Nes {
+            game,
+            departure,
+            from_position: false,
+            last_spawn: None,
+        }
+    }
+
     /// The engine's game.
     pub fn engine(&self) -> &Game {
         &self.game

@@ -81,7 +81,9 @@ pub struct BenchArgs {
     /// results.csv) are added. For experiments on late phases: change the AI from there and
     /// compare whole games, playing only what differs. With `--save-positions` (at a later
     /// line count), the games are saved again there with their whole counts: a chain of
-    /// phase positions (at 230 lines, then from there at 330).
+    /// phase positions (at 230 lines, then from there at 330). Games dealt by another
+    /// randomizer (a departure, such as `nes-seeded`) continue with the saving run's
+    /// `--randomizer` and `--seed`: their pieces are dealt again from the start.
     #[arg(long = "continue", value_name = "FOLDER", conflicts_with_all = ["position", "level"])]
     pub continue_from: Option<std::path::PathBuf>,
     #[command(flatten)]
@@ -379,7 +381,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                     i: u64,
                     departure: Option<nestris_classic::AnyRandomizer>,
                     stop: &AtomicBool| match &cont {
-        Some(c) => c.play(i, args, player, &limits, stop),
+        Some(c) => c.play(i, args, departure, player, &limits, stop),
         None => bench::play(args.game.nes(i, departure), player, i, &limits, stop),
     };
     let progress = Progress::new(args.games);
@@ -584,11 +586,8 @@ impl Continuation {
     /// at) and the position file of every game that got there.
     fn read(dir: &std::path::Path, args: &BenchArgs) -> anyhow::Result<Continuation> {
         use nestris_session::gamecsv::OPTIONS_PREFIX;
-        if args.rules.rules != crate::options::RulesArg::Nes
-            || args.rules.is_departure()
-            || args.game.game_type != TypeArg::A
-        {
-            bail!("--continue is for A-type games of the NES rules and the game's own picker");
+        if args.rules.rules != crate::options::RulesArg::Nes || args.game.game_type != TypeArg::A {
+            bail!("--continue is for A-type games of the NES rules");
         }
         let name = dir.join(RESULTS_CSV);
         let shown = name.display();
@@ -606,6 +605,19 @@ impl Continuation {
         let cap = options["line_cap"].as_u64().unwrap_or(0);
         if at == 0 || cap != at {
             bail!("--continue: {shown}: the games were not stopped where they were saved (line cap {cap}, saved at {at} lines), so they cannot be continued");
+        }
+        // The pieces after a saved position come from the saved engine's generator, or from
+        // a departure's randomizer dealt again from the game's seed: the saving run's.
+        let randomizer = args.rules.randomizer_spec().to_string();
+        let saved_randomizer = options["randomizer"].as_str().unwrap_or("nes");
+        if saved_randomizer != randomizer {
+            bail!("--continue: {shown}: the games were dealt by the {saved_randomizer} randomizer; continue them with --randomizer {saved_randomizer}");
+        }
+        if args.rules.is_departure() && options["seed"].as_u64() != Some(args.game.seed) {
+            bail!(
+                "--continue: {shown}: the games were played with --seed {}; the {randomizer} randomizer deals their pieces from it, so continue them with that seed",
+                options["seed"]
+            );
         }
         if let Some(again) = args.save_positions_at.filter(|&a| u64::from(a) <= at) {
             bail!("--save-positions-at {again}: the games of --continue {} start at {at} lines; save them later in the game", dir.display());
@@ -646,11 +658,14 @@ impl Continuation {
     }
 
     /// Game `i`: the saved game played on and added to its saved part, or the saved part
-    /// alone when it ended before the save.
+    /// alone when it ended before the save. With a departure's randomizer (game `i`'s, as
+    /// dealt from its start), the pieces the saved part dealt are dealt again and passed
+    /// over first.
     fn play(
         &self,
         i: u64,
         args: &BenchArgs,
+        departure: Option<nestris_classic::AnyRandomizer>,
         ai: &mut dyn nestris_session::Player<nestris_session::nes::Nes>,
         limits: &Limits,
         stop: &std::sync::atomic::AtomicBool,
@@ -666,7 +681,20 @@ impl Continuation {
         };
         let mut game = p.game(&args.game.start_config(i));
         game.set_double_killscreen(args.game.double_killscreen);
-        let nes = nestris_session::nes::Nes::new(game, None);
+        let nes = match departure {
+            None => nestris_session::nes::Nes::new(game, None),
+            Some(mut r) => {
+                // The saved spawn is the game's (pieces + 1)-th: its piece and the next one
+                // are dealt.
+                let dealt = nestris_session::departure::Departure::dealt_by_spawn(
+                    u64::from(prefix.pieces) + 1,
+                );
+                for _ in 0..dealt {
+                    nestris_classic::Randomizer::next_piece(&mut r);
+                }
+                nestris_session::nes::Nes::resumed(game, r)
+            }
+        };
         let rest = bench::play(nes, ai, i, limits, stop)?;
         Some(GameResult::continued(prefix, &rest))
     }

@@ -651,6 +651,80 @@ fn continued_games_are_the_games_played_through() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Games dealt by a departure's randomizer from the game's seed (`nes-seeded`, `bag7`)
+/// continue as they were played through: the pieces the saved part dealt are dealt again and
+/// passed over. A folder continued with another randomizer or another seed is refused.
+#[test]
+fn continued_departure_games_are_the_games_played_through() {
+    let dir = scratch("continue-departure");
+    let s = |p: &Path| p.to_string_lossy().into_owned();
+    for randomizer in ["nes-seeded", "bag7"] {
+        let saved = s(&dir.join(format!("at20-{randomizer}")));
+        let r = ["--randomizer", randomizer];
+        bench3(
+            &[
+                &r[..],
+                &[
+                    "--line-cap",
+                    "20",
+                    "--save-positions",
+                    &saved,
+                    "--save-positions-at",
+                    "20",
+                ],
+            ]
+            .concat(),
+        );
+        let (whole, cont) = (dir.join("whole.csv"), dir.join("cont.csv"));
+        bench3(&[&r[..], &["--line-cap", "44", "--games-csv", &s(&whole)]].concat());
+        bench3(
+            &[
+                &r[..],
+                &[
+                    "--line-cap",
+                    "44",
+                    "--continue",
+                    &saved,
+                    "--games-csv",
+                    &s(&cont),
+                ],
+            ]
+            .concat(),
+        );
+        assert_eq!(
+            without_frames(&csv_games(&whole)),
+            without_frames(&csv_games(&cont)),
+            "{randomizer}"
+        );
+        assert_refused(
+            &["bench", "--games", "1", "--continue", &saved],
+            &format!("dealt by the {randomizer} randomizer; continue them with --randomizer {randomizer}"),
+        );
+        assert_refused(
+            &[
+                &["bench", "--games", "1", "--seed", "5", "--continue", &saved][..],
+                &r[..],
+            ]
+            .concat(),
+            "continue them with that seed",
+        );
+    }
+    let nes = saved_at_20(&dir);
+    assert_refused(
+        &[
+            "bench",
+            "--games",
+            "1",
+            "--randomizer",
+            "nes-seeded",
+            "--continue",
+            &nes,
+        ],
+        "dealt by the nes randomizer; continue them with --randomizer nes",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn tune_plays_on_from_saved_positions_and_scores_the_points_from_there() {
     let dir = scratch("tune");
