@@ -2,7 +2,10 @@
 """Paired and unpaired standard errors of a screen, and the correlation of its games with
 the base's: how much the pairing on the same seeds buys.
 
-    python3 paired.py BASE.csv CANDIDATE.csv COLUMN      (COLUMN: before_19, before_29, before_39)
+    python3 paired.py BASE.csv CANDIDATE.csv COLUMN
+        COLUMN: before_19, before_29, before_39, or levels_29_38 (before_39 less before_29:
+        what games played on from positions at 230 lines differ in, without the part they
+        share, which would add to the correlation)
 
 Both files are `nestris bench --games-csv` files, read by `../field-seed1/pair.py`'s `rows`;
 the games both played are paired by number. The paired standard error is that of the
@@ -16,14 +19,15 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'field-seed1'))
 from pair import ms, rows  # noqa: E402
 
-KEYS = {'before_19': 'b19', 'before_29': 'b29', 'before_39': 'b39'}
+KEYS = {'before_19': lambda r: r['b19'], 'before_29': lambda r: r['b29'],
+        'before_39': lambda r: r['b39'], 'levels_29_38': lambda r: r['b39'] - r['b29']}
 
 base, cand, col = rows(sys.argv[1]), rows(sys.argv[2]), sys.argv[3]
 key = KEYS[col]
 games = sorted(set(base) & set(cand))
 n = len(games)
-x = [base[g][key] for g in games]
-y = [cand[g][key] for g in games]
+x = [key(base[g]) for g in games]
+y = [key(cand[g]) for g in games]
 d, se_d = ms([q - p for p, q in zip(x, y)])
 se_x, se_y = ms(x)[1], ms(y)[1]
 # Variances from the standard errors; var(y - x) = var x + var y - 2 cov.
