@@ -457,15 +457,21 @@ fn bench3(extra: &[&str]) -> String {
 
 /// Three default games saved at 20 lines in `dir`/at20 (the folder's path).
 fn saved_at_20(dir: &Path) -> String {
-    let saved = dir.join("at20").to_string_lossy().into_owned();
-    bench3(&[
+    saved_at_20_as(dir, "at20", &[])
+}
+
+/// Three games with `extra` options saved at 20 lines in `dir`/`name` (the folder's path).
+fn saved_at_20_as(dir: &Path, name: &str, extra: &[&str]) -> String {
+    let saved = dir.join(name).to_string_lossy().into_owned();
+    let save = [
         "--line-cap",
         "20",
         "--save-positions",
         &saved,
         "--save-positions-at",
         "20",
-    ]);
+    ];
+    bench3(&[extra, &save[..]].concat());
     saved
 }
 
@@ -525,26 +531,43 @@ fn a_resumed_saving_run_keeps_its_saved_games() {
     );
 }
 
+/// Three games with `extra` options played to 44 lines, and the games of `saved` (saved at
+/// 20 lines with the same options) continued to 44: the same games but for `frames`
+/// (`dir`/whole.csv and `dir`/cont.csv); the continued run's output.
+fn assert_continued_as_played(dir: &Path, saved: &str, extra: &[&str]) -> String {
+    let s = |p: &Path| p.to_string_lossy().into_owned();
+    let (whole, cont) = (s(&dir.join("whole.csv")), s(&dir.join("cont.csv")));
+    bench3(&[extra, &["--line-cap", "44", "--games-csv", &whole]].concat());
+    let out = bench3(
+        &[
+            extra,
+            &[
+                "--line-cap",
+                "44",
+                "--continue",
+                saved,
+                "--games-csv",
+                &cont,
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        without_frames(&csv_games(Path::new(&whole))),
+        without_frames(&csv_games(Path::new(&cont))),
+        "{extra:?}"
+    );
+    out
+}
+
 #[test]
 fn continued_games_are_the_games_played_through() {
     let dir = scratch("continue");
     let s = |p: &Path| p.to_string_lossy().into_owned();
     let saved = saved_at_20(&dir);
-    let (whole, cont) = (dir.join("whole.csv"), dir.join("cont.csv"));
-    bench3(&["--line-cap", "44", "--games-csv", &s(&whole)]);
-    let out = bench3(&[
-        "--line-cap",
-        "44",
-        "--continue",
-        &saved,
-        "--games-csv",
-        &s(&cont),
-    ]);
+    let whole = dir.join("whole.csv");
+    let out = assert_continued_as_played(&dir, &saved, &[]);
     assert!(out.contains("continued from"), "{out}");
-    assert_eq!(
-        without_frames(&csv_games(&whole)),
-        without_frames(&csv_games(&cont))
-    );
     // A chain: continued from 20 lines and saved again at 32, then continued from there:
     // the same whole games.
     let again = s(&dir.join("at32"));
@@ -657,45 +680,10 @@ fn continued_games_are_the_games_played_through() {
 #[test]
 fn continued_departure_games_are_the_games_played_through() {
     let dir = scratch("continue-departure");
-    let s = |p: &Path| p.to_string_lossy().into_owned();
     for randomizer in ["nes-seeded", "bag7"] {
-        let saved = s(&dir.join(format!("at20-{randomizer}")));
         let r = ["--randomizer", randomizer];
-        bench3(
-            &[
-                &r[..],
-                &[
-                    "--line-cap",
-                    "20",
-                    "--save-positions",
-                    &saved,
-                    "--save-positions-at",
-                    "20",
-                ],
-            ]
-            .concat(),
-        );
-        let (whole, cont) = (dir.join("whole.csv"), dir.join("cont.csv"));
-        bench3(&[&r[..], &["--line-cap", "44", "--games-csv", &s(&whole)]].concat());
-        bench3(
-            &[
-                &r[..],
-                &[
-                    "--line-cap",
-                    "44",
-                    "--continue",
-                    &saved,
-                    "--games-csv",
-                    &s(&cont),
-                ],
-            ]
-            .concat(),
-        );
-        assert_eq!(
-            without_frames(&csv_games(&whole)),
-            without_frames(&csv_games(&cont)),
-            "{randomizer}"
-        );
+        let saved = saved_at_20_as(&dir, &format!("at20-{randomizer}"), &r);
+        assert_continued_as_played(&dir, &saved, &r);
         assert_refused(
             &["bench", "--games", "1", "--continue", &saved],
             &format!("dealt by the {randomizer} randomizer; continue them with --randomizer {randomizer}"),
