@@ -1382,7 +1382,6 @@ impl Ai {
     /// and the weights are the picker's chance of that second piece shared among the
     /// sequences that have it; otherwise every piece after the first is drawn and the
     /// weights are equal (`None`: the plain mean, to the bit as before the option).
-    #[allow(clippy::type_complexity)]
     fn sequences(
         &self,
         first: PieceKind,
