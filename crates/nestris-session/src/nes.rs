@@ -89,13 +89,9 @@ impl Nes {
     /// the pieces after its next piece from `randomizer` (a departure), which has dealt the
     /// game's pieces up to its next piece ([`Departure::resumed`]).
     pub fn resumed(game: Game, randomizer: AnyRandomizer) -> Nes {
-        let departure = Some(Departure::resumed(randomizer, &game));
-        Nes {
-            game,
-            departure,
-            from_position: false,
-            last_spawn: None,
-        }
+        let mut nes = Nes::new(game, None);
+        nes.departure = Some(Departure::resumed(randomizer, &nes.game));
+        nes
     }
 
     /// The engine's game.
