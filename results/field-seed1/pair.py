@@ -35,6 +35,25 @@ def ms(x):
     m=sum(x)/len(x); sd=math.sqrt(sum((y-m)**2 for y in x)/(len(x)-1)); return m, sd/math.sqrt(len(x))
 
 
+def against_row27(files, keys, caps):
+    """Pairs the games of `files` (runs of seed 1's games, each played as far as it goes)
+    with row 27's whole games (`row27-games-0-999.csv`): for each (key, name) of `keys` the
+    paired gain and its standard error, then the games each lost below each line count of
+    `caps` (pair-seed1-to230.py and pair-seed1-to330.py print these)."""
+    base = rows(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'row27-games-0-999.csv'))
+    cand = {}
+    for f in files:
+        cand.update(rows(f))
+    games = sorted(cand)
+    for key, name in keys:
+        m, se = ms([cand[g][key] - base[g][key] for g in games])
+        print(f'{name}: {len(games)} games, {m:+,.0f} ± {se:,.0f} '
+              f'(row 27 {sum(base[g][key] for g in games) / len(games):,.0f} on them)')
+    for cap in caps:
+        lost = [sum(s[g]['lines'] < cap for g in games) for s in (base, cand)]
+        print(f'lost before {cap} lines: {lost[0]} -> {lost[1]}')
+
+
 def main():
     a=sys.argv[1:]; i=a.index('--cand')
     base={}

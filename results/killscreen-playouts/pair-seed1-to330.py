@@ -10,17 +10,6 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'field-seed1'))
-from pair import ms, rows  # noqa: E402
+from pair import against_row27  # noqa: E402
 
-base = rows(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'field-seed1',
-                         'row27-games-0-999.csv'))
-cand = {}
-for f in sys.argv[1:]:
-    cand.update(rows(f))
-ks = sorted(cand)
-m, se = ms([cand[k]['b39'] - base[k]['b39'] for k in ks])
-tl = [cand[k]['tl'] for k in ks if cand[k]['tl'] is not None]
-print(f"{len(ks)} games: before level 39 {m:+,.0f} +- {se:,.0f} "
-      f"(row 27 {sum(base[k]['b39'] for k in ks) / len(ks):,.0f} on them); "
-      f"lost below 330 lines {sum(base[k]['lines'] < 330 for k in ks)} -> "
-      f"{sum(cand[k]['lines'] < 330 for k in ks)}")
+against_row27(sys.argv[1:], (('b39', 'before level 39'),), (330,))
