@@ -387,6 +387,9 @@ pub const PRESETS: [&str; 2] = ["default", "meatfighter-2014"];
 /// levels.
 pub const MAX_KILLSCREEN_END_LINES: u16 = 30;
 
+/// The phase of the `[endgame]` table ([`Weights::phase_capped`]).
+pub const ENDGAME_PHASE: usize = 5;
+
 /// Takes the setting `table.key` out of a table's pairs: a line count `1..=max`, or `None`
 /// when the table does not have it. `why` follows the range in the error (or is empty).
 fn take_line_count(
@@ -869,7 +872,7 @@ impl Weights {
                 if phase == 3
                     && cap.saturating_sub(lines) <= u32::from(e.lines_left.unwrap_or(0)) =>
             {
-                5
+                ENDGAME_PHASE
             }
             _ => phase,
         }

@@ -120,7 +120,7 @@ use nestris_engine::game::two_rows_a_frame;
 use nestris_engine::{Game, Orientation, PieceKind};
 
 use crate::board::Board;
-use crate::eval::{Evaluator, MoveSummary, Weights, FEATURES};
+use crate::eval::{Evaluator, MoveSummary, Weights, ENDGAME_PHASE, FEATURES};
 use crate::input::InputModel;
 use crate::search::{
     locks_in, quick_placements_with_columns, BoardBefore, ReachSet, Search, Timing,
@@ -305,6 +305,14 @@ pub struct AiConfig {
     /// as the one before, as its placements are shared by fewer sequences. A piece with no
     /// piece after it in the playout is placed greedily (1..=64).
     pub rollout_lookahead_pieces: usize,
+    /// The playouts know the line cap in the `[endgame]` table's lines (a departure, as the
+    /// cap is; [`AiConfig::line_cap`]): a playout ends at the cap (worth its moves' costs so
+    /// far; no board is left to play), and one that tops out with `L` lines left before the
+    /// cap costs this many units per Tetris it could still have made (`ceil(L / 4)`), at most
+    /// [`AiConfig::rollout_death`]: near the cap a top-out loses only the lines left. `None`
+    /// (the default): the playouts play on past the cap, and a top-out costs
+    /// [`AiConfig::rollout_death`] however few lines are left.
+    pub endgame_death: Option<f64>,
     /// The line count at which the game will be stopped, when the player is told (a
     /// departure: the field's format stops at 430 lines): the weights' `[endgame]` table
     /// plays the last lines before it. `None`: the game goes on until it tops out.
@@ -345,6 +353,7 @@ impl Default for AiConfig {
             rollout_lookahead_before_29: 0,
             rollout_lookahead_double_killscreen: 4,
             rollout_lookahead_pieces: 2,
+            endgame_death: None,
             line_cap: None,
         }
     }
@@ -1260,10 +1269,10 @@ impl Ai {
     /// added to `total`; dead (the death cost added) if it cannot spawn or has no lock.
     fn playout_step(&mut self, mut cur: After, total: f64, n: PieceKind) -> Walk {
         if !self.playout_piece_spawns(&mut cur, n) {
-            return Walk::Dead(total + self.cfg.rollout_death);
+            return Walk::Dead(total + self.death_cost(&cur));
         }
         let Some((_, (o, x, y))) = self.best_placement_by(&cur, n, 0, true) else {
-            return Walk::Dead(total + self.cfg.rollout_death);
+            return Walk::Dead(total + self.death_cost(&cur));
         };
         let b = cur.place(o, x, y, 0, self.b_type);
         Walk::Alive(b, total + self.eval().move_cost(&b.m))
@@ -1286,7 +1295,7 @@ impl Ai {
     /// [`AiConfig::rollout_lookahead_before_29`] before level 29, and
     /// [`AiConfig::rollout_lookahead`] elsewhere.
     fn lookahead(&self) -> usize {
-        if matches!(self.eval_ks, 3 | 5)
+        if matches!(self.eval_ks, 3 | ENDGAME_PHASE)
             || two_rows_a_frame(self.root.timing.level, self.double_killscreen)
         {
             self.cfg.rollout_lookahead_double_killscreen
@@ -1303,12 +1312,15 @@ impl Ai {
     /// expectation over the piece after of its best placement, the best of them played);
     /// otherwise [`Ai::playout_step`].
     fn playout_piece(&mut self, mut cur: After, total: f64, seq: &[PieceKind], d: usize) -> Walk {
+        if self.at_cap(&cur) {
+            return Walk::Dead(total);
+        }
         let n = seq[d];
         if d >= self.cfg.rollout_lookahead_pieces || d + 1 >= seq.len() || self.lookahead() == 0 {
             return self.playout_step(cur, total, n);
         }
         if !self.playout_piece_spawns(&mut cur, n) {
-            return Walk::Dead(total + self.cfg.rollout_death);
+            return Walk::Dead(total + self.death_cost(&cur));
         }
         let ranked = self.placements_by_cost(&cur, n);
         let p = next_piece_probabilities(n);
@@ -1324,7 +1336,7 @@ impl Ai {
             }
         }
         match best {
-            None => Walk::Dead(total + self.cfg.rollout_death),
+            None => Walk::Dead(total + self.death_cost(&cur)),
             Some((_, b)) => Walk::Alive(b, total + self.eval().move_cost(&b.m)),
         }
     }
@@ -1343,8 +1355,39 @@ impl Ai {
         ranked
     }
 
-    /// The cost of the board a playout ends on.
+    /// The lines left before the line cap the AI is told, where the playouts know it
+    /// ([`AiConfig::endgame_death`]: in the `[endgame]` table's lines): `None` elsewhere.
+    fn endgame_lines_left(&self, cur: &After) -> Option<u32> {
+        let cap = self.cfg.line_cap?;
+        self.cfg.endgame_death?;
+        (self.eval_ks == ENDGAME_PHASE)
+            .then(|| cap.saturating_sub(nestris_engine::bcd::lines_value(cur.lines)))
+    }
+
+    /// Whether a playout has reached the line cap ([`AiConfig::endgame_death`]): the game
+    /// stops there, so the playout ends, worth its moves so far.
+    fn at_cap(&self, cur: &After) -> bool {
+        self.endgame_lines_left(cur) == Some(0)
+    }
+
+    /// What a playout that tops out on `cur` costs: [`AiConfig::rollout_death`], or in the
+    /// endgame with [`AiConfig::endgame_death`] that many units for each Tetris the lines
+    /// left before the cap still allowed (at most [`AiConfig::rollout_death`]).
+    fn death_cost(&self, cur: &After) -> f64 {
+        match (self.endgame_lines_left(cur), self.cfg.endgame_death) {
+            (Some(left), Some(per_tetris)) => {
+                (per_tetris * f64::from(left.div_ceil(4))).min(self.cfg.rollout_death)
+            }
+            _ => self.cfg.rollout_death,
+        }
+    }
+
+    /// The cost of the board a playout ends on (none at the line cap, where the playouts
+    /// know it: [`Ai::at_cap`]).
     fn final_cost(&self, mut cur: After) -> f64 {
+        if self.at_cap(&cur) {
+            return 0.0;
+        }
         cur.m = MoveSummary {
             level: cur.level,
             double_killscreen: self.double_killscreen,
@@ -2061,6 +2104,74 @@ mod tests {
         );
         let low_rows = ["#########.", "##.######.", "#...###..."];
         assert_eq!(choose(4, &low_rows).3, choose(0, &low_rows).3);
+    }
+
+    /// `endgame_death`: in the `[endgame]` table's lines a playout ends at the line cap (a
+    /// Tetris to 430 lines is worth its move alone, no board after it), and a top-out costs
+    /// the price of the Tetrises the lines left allowed; before those lines, or off, a
+    /// playout plays past the cap and a top-out costs `rollout_death`.
+    #[test]
+    fn endgame_death_ends_the_playouts_at_the_cap() {
+        let player = |endgame_death: Option<f64>, lines: u32| {
+            let mut ai = at_level_39(AiConfig {
+                endgame_death,
+                line_cap: Some(430),
+                ..AiConfig::default()
+            });
+            ai.eval_ks = ai
+                .cfg
+                .weights
+                .phase_capped(42, lines, true, false, Some(430));
+            ai
+        };
+        assert_eq!(player(Some(600.0), 426).eval_ks, ENDGAME_PHASE);
+        let ready = After {
+            board: Board::from_rows_bottom(&[
+                "###.......",
+                "#####.####",
+                "#####.####",
+                "#####.####",
+                "#####.####",
+            ]),
+            m: MoveSummary::default(),
+            lines: 0x0426,
+            level: 42,
+        };
+        let (mut on, mut off) = (player(Some(600.0), 426), player(None, 426));
+        let Walk::Alive(tetris, moves) = on.playout_step(ready, 0.0, PieceKind::I) else {
+            panic!("the I has locks");
+        };
+        assert_eq!(tetris.m.clears[0], 4);
+        assert_eq!(nestris_engine::bcd::lines_value(tetris.lines), 430);
+        let left_board = off.final_cost(tetris);
+        assert_ne!(left_board, 0.0);
+        assert_eq!(on.playout(&ready, &[PieceKind::I]), moves);
+        assert_eq!(off.playout(&ready, &[PieceKind::I]), moves + left_board);
+        let seq = [PieceKind::I, PieceKind::T, PieceKind::O];
+        assert_eq!(
+            on.playout(&tetris, &seq),
+            0.0,
+            "at the cap: nothing left to play"
+        );
+        assert_ne!(off.playout(&tetris, &seq), 0.0);
+
+        let full = After {
+            board: Board::from_rows_bottom(&["#########."; 20]),
+            m: MoveSummary::default(),
+            lines: 0x0420,
+            level: 42,
+        };
+        let death = AiConfig::default().rollout_death;
+        // 10 lines left: three Tetrises' worth.
+        assert_eq!(player(Some(600.0), 420).playout(&full, &seq), 1800.0);
+        assert_eq!(player(Some(1e6), 420).playout(&full, &seq), death);
+        assert_eq!(player(None, 420).playout(&full, &seq), death);
+        // 330 lines: the double killscreen's own table, not the endgame's.
+        let early = After {
+            lines: 0x0330,
+            ..full
+        };
+        assert_eq!(player(Some(600.0), 330).playout(&early, &seq), death);
     }
 
     /// `rollout_burns` changes the playouts' piece choices and nothing else: at 1 the

@@ -488,6 +488,13 @@ pub struct AiOptions {
     /// README's ablation, 1 is row 25's).
     #[arg(long, default_value_t = AiConfig::default().rollout_lookahead_pieces)]
     pub rollout_lookahead_pieces: usize,
+    /// The playouts know the line cap in the `[endgame]` table's lines (a departure, as the
+    /// cap is): a playout ends at the cap, and one that tops out with L lines left costs
+    /// this many of the evaluation's units per Tetris those lines allowed (ceil(L / 4)), at
+    /// most `--rollout-death`, instead of `--rollout-death` however few are left (1..=1e9;
+    /// off by default).
+    #[arg(long, value_name = "UNITS")]
+    pub endgame_death: Option<f64>,
     /// The line cap the AI plays for: its weights' `[endgame]` table plays the last lines
     /// before it (a departure, as the cap is). By default the game's `--line-cap` where the
     /// command has one (`bench`, `tune`), except in a `bench` run that saves its games at the
@@ -568,6 +575,9 @@ impl AiOptions {
                 self.rollout_death
             );
         }
+        if let Some(d) = self.endgame_death.filter(|d| !(1.0..=1e9).contains(d)) {
+            bail!("--endgame-death {d} is out of range (1..=1e9, in the evaluation's units)");
+        }
         if !(0.0..=100.0).contains(&self.rollout_burns) {
             bail!(
                 "--rollout-burns {} is out of range (0..=100, a multiple of the evaluation's burns weight)",
@@ -613,6 +623,7 @@ impl AiOptions {
             rollout_lookahead_before_29: self.rollout_lookahead_before_29,
             rollout_lookahead_double_killscreen: self.rollout_lookahead_double_killscreen,
             rollout_lookahead_pieces: self.rollout_lookahead_pieces,
+            endgame_death: self.endgame_death,
             line_cap: self.ai_line_cap.filter(|&c| c > 0),
             ..AiConfig::default()
         };
@@ -711,6 +722,11 @@ impl AiOptions {
             }
             if self.rollout_death != AiConfig::default().rollout_death {
                 s.push_str(&format!(", a top-out costs {}", self.rollout_death));
+            }
+            if let Some(d) = self.endgame_death {
+                s.push_str(&format!(
+                    ", the cap known in the endgame (a top-out {d} a Tetris left)"
+                ));
             }
             if self.rollout_stratify {
                 s.push_str(", the second piece stratified");
