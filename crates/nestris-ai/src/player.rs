@@ -1357,31 +1357,33 @@ impl Ai {
         ranked
     }
 
-    /// The lines left before the line cap the AI is told, where the playouts know it
-    /// ([`AiConfig::endgame_death`]: in the `[endgame]` table's lines): `None` elsewhere.
-    fn endgame_lines_left(&self, cur: &After) -> Option<u32> {
+    /// Where the playouts know the line cap the AI is told ([`AiConfig::endgame_death`]: in
+    /// the `[endgame]` table's lines), the lines left before it and the price of a top-out
+    /// per Tetris they allow; `None` elsewhere.
+    fn endgame_lines_left(&self, cur: &After) -> Option<(u32, f64)> {
+        let per_tetris = self.cfg.endgame_death?;
         let cap = self.cfg.line_cap?;
-        self.cfg.endgame_death?;
-        (self.eval_ks == ENDGAME_PHASE)
-            .then(|| cap.saturating_sub(nestris_engine::bcd::lines_value(cur.lines)))
+        (self.eval_ks == ENDGAME_PHASE).then(|| {
+            let lines = nestris_engine::bcd::lines_value(cur.lines);
+            (cap.saturating_sub(lines), per_tetris)
+        })
     }
 
     /// Whether a playout has reached the line cap ([`AiConfig::endgame_death`]): the game
     /// stops there, so the playout ends, worth its moves so far.
     fn at_cap(&self, cur: &After) -> bool {
-        self.endgame_lines_left(cur) == Some(0)
+        self.endgame_lines_left(cur)
+            .is_some_and(|(left, _)| left == 0)
     }
 
     /// What a playout that tops out on `cur` costs: [`AiConfig::rollout_death`], or in the
     /// endgame with [`AiConfig::endgame_death`] that many units for each Tetris the lines
     /// left before the cap still allowed (at most [`AiConfig::rollout_death`]).
     fn death_cost(&self, cur: &After) -> f64 {
-        match (self.endgame_lines_left(cur), self.cfg.endgame_death) {
-            (Some(left), Some(per_tetris)) => {
+        self.endgame_lines_left(cur)
+            .map_or(self.cfg.rollout_death, |(left, per_tetris)| {
                 (per_tetris * f64::from(left.div_ceil(4))).min(self.cfg.rollout_death)
-            }
-            _ => self.cfg.rollout_death,
-        }
+            })
     }
 
     /// The cost of the board a playout ends on (none at the line cap, where the playouts
