@@ -1312,7 +1312,8 @@ impl Ai {
     /// [`AiConfig::rollout_lookahead_pieces`] with [`Ai::lookahead`] when another follows it
     /// (its best `lookahead` placements by the playouts' one-piece cost, each valued by the
     /// expectation over the piece after of its best placement, the best of them played);
-    /// otherwise [`Ai::playout_step`].
+    /// otherwise [`Ai::playout_step`]. A playout at the line cap ([`Ai::at_cap`]) places
+    /// nothing more and ends, worth its moves so far.
     fn playout_piece(&mut self, mut cur: After, total: f64, seq: &[PieceKind], d: usize) -> Walk {
         if self.at_cap(&cur) {
             return Walk::Dead(total);
@@ -1651,7 +1652,8 @@ impl Ai {
 }
 
 /// A playout on its way: the state before the next piece and the move costs so far, or the
-/// value of a playout that topped out.
+/// value of a playout that has ended: topped out, or (with [`AiConfig::endgame_death`])
+/// reached the line cap.
 #[derive(Clone, Copy, Debug)]
 enum Walk {
     Alive(After, f64),
