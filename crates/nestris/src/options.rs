@@ -382,6 +382,11 @@ pub struct AiOptions {
     /// valued one piece deeper still, over the three pieces after the next (0 = four plies).
     #[arg(long, default_value_t = AiConfig::default().fifth_ply)]
     pub fifth_ply: usize,
+    /// The fourth ply's piece after the next placed by two plies instead of greedily: its
+    /// best K placements by their own cost, each valued by the expectation over the piece
+    /// after of its best placement (0 = greedy).
+    #[arg(long, default_value_t = AiConfig::default().fourth_ply_lookahead, value_name = "K")]
+    pub fourth_ply_lookahead: usize,
     /// From level 19, the state the first --reaction frames commit to is chosen by
     /// third-ply values: for each possible next piece, its best N locks of the current piece
     /// are valued as the final choice will value them (0 = by two-piece values alone).
@@ -529,6 +534,7 @@ impl AiOptions {
             ("--deep-commit", self.deep_commit),
             ("--fourth-ply", self.fourth_ply),
             ("--fifth-ply", self.fifth_ply),
+            ("--fourth-ply-lookahead", self.fourth_ply_lookahead),
             ("--tall-playouts", self.tall_playouts),
             ("--blind-locks", self.blind_locks),
             ("--blind-next", self.blind_next),
@@ -602,6 +608,7 @@ impl AiOptions {
             deep_next: self.deep_next,
             fourth_ply: self.fourth_ply,
             fifth_ply: self.fifth_ply,
+            fourth_ply_lookahead: self.fourth_ply_lookahead,
             fourth_ply_until: self.fourth_ply_until,
             fourth_ply_max_height: self.fourth_ply_max_height,
             fourth_ply_max_height_before_19: self.fourth_ply_max_height_before_19,
@@ -695,6 +702,12 @@ impl AiOptions {
             ));
         }
         s.push_str(&format!(", before level {}", self.fourth_ply_until));
+        if self.fourth_ply_lookahead > 0 {
+            s.push_str(&format!(
+                "; its first piece's best {} by two plies",
+                self.fourth_ply_lookahead
+            ));
+        }
         if self.fifth_ply > 0 {
             s.push_str(&format!("; a fifth ply for the best {}", self.fifth_ply));
         }
