@@ -2122,7 +2122,10 @@ mod tests {
         let (one, four, all) = (with(1), with(4), with(64));
         assert_eq!(one, greedy, "one placement is the greedy choice");
         assert!(four <= one && all <= four, "{all} <= {four} <= {one}");
-        assert!(all < greedy, "placing by two plies finds better on this board");
+        assert!(
+            all < greedy,
+            "placing by two plies finds better on this board"
+        );
         // By hand for K = 4.
         ai.cfg.fourth_ply_lookahead = 4;
         let p = next_piece_probabilities(next);
