@@ -54,11 +54,13 @@ fn positions(
 fn decide(c: &mut Criterion) {
     let mut g = c.benchmark_group("piece");
     g.sample_size(20);
-    let four = AiConfig::default();
-    let five = AiConfig {
-        fifth_ply: 2,
+    let four = AiConfig {
+        fifth_ply: 0,
+        fourth_ply_lookahead: 0,
+        deep_commit: 0,
         ..AiConfig::default()
     };
+    let five = AiConfig::default();
     let sixteen = AiConfig {
         rollouts_double_killscreen: 16,
         ..AiConfig::default()
@@ -66,8 +68,8 @@ fn decide(c: &mut Criterion) {
     for (name, cfg, level, double, skip) in [
         ("level18_four_plies", &four, 18, false, 20),
         ("level18_five_plies", &five, 18, false, 20),
-        ("level29_playouts", &four, 29, false, 10),
-        ("level39_double_killscreen", &four, 39, true, 10),
+        ("level29_playouts", &five, 29, false, 10),
+        ("level39_double_killscreen", &five, 39, true, 10),
         ("level39_double_killscreen_16", &sixteen, 39, true, 10),
     ] {
         let ps = positions(cfg, level, double, skip, 16);

@@ -18,8 +18,9 @@
 //! locks by the third ply the final choice makes, instead of two plies: 6 locks gained
 //! +4,375 +- 1,518 before level 29 over 2000 games (seed 7000's and, held out, seed 1's),
 //! saving no game; on row 23's default, +3,113 +- 2,031 on the headline's 1000 games to
-//! 230 lines (games lost there 6 -> 9). Off by default: a few thousand points before level
-//! 29, inside the noise of whole games (README, "After row 23").
+//! 230 lines (games lost there 6 -> 9). A few thousand points before level 29 alone, inside
+//! the noise of whole games (README, "After row 23"); 6 by default since row 28, with the
+//! fifth ply and the fourth ply's piece by two plies (below).
 //!
 //! Two plies are not enough, and the third is spent where the decision is made:
 //!
@@ -53,8 +54,14 @@
 //!   plies: 2 pairs +20,834 ± 8,485 (pre-19 +10,542 ± 4,604), 4.6 ms a decision (median,
 //!   one core, against 2.3 ms); 4 pairs no better than 2 (+1,916 ± 8,766 on 264 of those
 //!   games) at 6.9 ms. Held out (the first 411 games of the field's format, seed 1):
-//!   -10,190 ± 20,394, pre-29 +1,542 ± 7,496, games below 230 lines 3 -> 7. So it is off by
-//!   default (`fifth_ply: 0`), an option for experiments.
+//!   -10,190 ± 20,394, pre-29 +1,542 ± 7,496, games below 230 lines 3 -> 7. Measured again
+//!   after row 27 on pieces that do not depend on the play (`nes-seeded`, 400 games to 130
+//!   lines): +9,521 ± 2,656 before level 19; held out on the headline's 1000 games to 230
+//!   lines, +5,241 ± 2,282 before 19 and +6,854 ± 4,292 before 29 (games lost 6 -> 11).
+//!   With [`AiConfig::fourth_ply_lookahead`] 2 and [`AiConfig::deep_commit`] 6 it is the
+//!   default since row 28 (2 pairs): held out on those games, **+13,590 ± 4,148** before
+//!   level 29 (+6,009 ± 2,236 before 19), games lost before 230 lines 6 -> 6 (README,
+//!   "Row 28").
 //! - **Playouts on tall stacks, preview seen** ([`AiConfig::tall_playouts`], 8 pairs by
 //!   default since row 21; levels 18-28 where the fourth ply is out because a column stands
 //!   taller than its limit): the third ply's best pairs are valued by the greedy playouts
@@ -182,14 +189,15 @@ pub struct AiConfig {
     /// valued one piece deeper still: the two pieces after the next each placed at its best
     /// (every sequence of the two enumerated), followed by the expectation over the piece
     /// after them of its best placement. Under the fourth ply's conditions only; 0 = four
-    /// plies.
+    /// plies (row 27 and before); 2 by default since row 28 of the README's ablation.
     pub fifth_ply: usize,
     /// The fourth ply's piece after the next placed by two plies instead of greedily: its
     /// best this-many placements by their own cost are each valued by the expectation over
     /// the piece after of that piece's best placement, and the best of them stands for it
     /// (the fourth ply's value becomes an expectimax over both pieces, as the player would
     /// place them; [`AiConfig::rollout_lookahead`] is the same for the playouts). Under the
-    /// fourth ply's conditions only; 0 = greedy (the default).
+    /// fourth ply's conditions only; 0 = greedy (row 27 and before); 2 by default since row
+    /// 28 of the README's ablation.
     pub fourth_ply_lookahead: usize,
     /// The commitment by third-ply values (from level 19, when the piece will still be
     /// free when the preview is seen): for each possible next piece, its best this-many
@@ -199,7 +207,7 @@ pub struct AiConfig {
     /// [`AiConfig::reaction`] frames commit to keeps open the locks the final choice will
     /// want. The other locks keep their two-piece values, shifted by the largest gap
     /// between the two values among the locks valued deeper. 0 = the commitment by
-    /// two-piece values alone.
+    /// two-piece values alone (row 27 and before); 6 by default since row 28.
     pub deep_commit: usize,
     /// The commitment before the preview is valued as a blind choice (the blind third ply,
     /// or the playouts where they are on) when the piece's search, to its last lock, is
@@ -338,9 +346,9 @@ impl Default for AiConfig {
             deep_locks: 6,
             deep_next: 4,
             fourth_ply: 8,
-            fifth_ply: 0,
-            fourth_ply_lookahead: 0,
-            deep_commit: 0,
+            fifth_ply: 2,
+            fourth_ply_lookahead: 2,
+            deep_commit: 6,
             blind_commit_margin: 10,
             fourth_ply_until: 29,
             fourth_ply_max_height: 10,
@@ -2114,12 +2122,11 @@ mod tests {
             level: 18,
         };
         let next = PieceKind::T;
-        let greedy = ai.fourth_ply(&s, next);
         let mut with = |k: usize| {
             ai.cfg.fourth_ply_lookahead = k;
             ai.fourth_ply(&s, next)
         };
-        let (one, four, all) = (with(1), with(4), with(64));
+        let (greedy, one, four, all) = (with(0), with(1), with(4), with(64));
         assert_eq!(one, greedy, "one placement is the greedy choice");
         assert!(four <= one && all <= four, "{all} <= {four} <= {one}");
         assert!(

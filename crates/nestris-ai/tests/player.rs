@@ -269,9 +269,9 @@ fn the_double_killscreen_has_its_own_playout_count_and_depth() {
     }
 }
 
-/// The fourth ply (once the preview is seen, levels 18-28) and the fifth (the fourth's best
-/// pairs one piece deeper) are live: each changes decisions, and the games it plays clear
-/// lines and replay the same.
+/// The fourth ply (once the preview is seen, levels 18-28), the fifth (the fourth's best
+/// pairs one piece deeper) and the fourth ply's piece by two plies are live: each changes
+/// decisions, and the games it plays clear lines and replay the same.
 #[test]
 fn the_fourth_and_fifth_plies_change_decisions() {
     let fourth = |n| AiConfig {
@@ -282,9 +282,20 @@ fn the_fourth_and_fifth_plies_change_decisions() {
         fifth_ply: n,
         ..AiConfig::default()
     };
+    // Without the fifth ply, which chooses among the fourth ply's best pairs.
+    let lookahead = |k| AiConfig {
+        fourth_ply_lookahead: k,
+        fifth_ply: 0,
+        ..AiConfig::default()
+    };
     for (name, on, off) in [
         ("fourth", fourth(4), fourth(0)),
         ("fifth", fifth(2), fifth(0)),
+        (
+            "fourth (its piece by two plies)",
+            lookahead(4),
+            lookahead(0),
+        ),
     ] {
         let g = Game::start(StartConfig::from_seed(5, 18, GameType::A, 0));
         let (a, ga) = inputs_of(g, &mut Ai::new(on.clone()), 3000);
