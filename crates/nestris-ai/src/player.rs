@@ -1068,27 +1068,14 @@ impl Ai {
             if pk == 0.0 {
                 continue;
             }
-            let ranked = self.with_placement_costs(s, k, 2, false, |out, costs| {
-                let mut r: Vec<(f64, (u8, i8, i8))> =
-                    costs.iter().copied().zip(out.iter().copied()).collect();
-                r.sort_by(|a, b| a.0.total_cmp(&b.0));
-                r
-            });
-            let p2 = next_piece_probabilities(k);
+            let ranked = self.ranked_placements(s, k, 2, false);
             let mut best = TOP_OUT;
             for &(c, (o, x, y)) in ranked.iter().take(self.cfg.fourth_ply_lookahead) {
                 if c >= TOP_OUT {
                     break;
                 }
                 let t = s.place(o, x, y, 2, self.b_type);
-                let mut e = 0.0;
-                for k2 in PieceKind::ALL {
-                    let q = p2[k2 as usize];
-                    if q > 0.0 {
-                        e += q * self.best_follow_up(&t, k2, 3);
-                    }
-                }
-                best = best.min(e);
+                best = best.min(self.expected_follow_up(&t, k, 3));
             }
             v += pk * best;
         }
@@ -1382,15 +1369,11 @@ impl Ai {
         if !self.playout_piece_spawns(&mut cur, n) {
             return Walk::Dead(total + self.death_cost(&cur));
         }
-        let ranked = self.placements_by_cost(&cur, n);
-        let p = next_piece_probabilities(n);
+        let ranked = self.ranked_placements(&cur, n, 0, true);
         let mut best: Option<(f64, After)> = None;
         for &(_, (o, x, y)) in ranked.iter().take(self.lookahead()) {
             let b = cur.place(o, x, y, 0, self.b_type);
-            let mut v = 0.0;
-            for n2 in PieceKind::ALL {
-                v += p[n2 as usize] * self.best_follow_up(&b, n2, 1);
-            }
+            let v = self.expected_follow_up(&b, n, 1);
             if best.as_ref().is_none_or(|(bv, _)| v < *bv) {
                 best = Some((v, b));
             }
@@ -1401,10 +1384,17 @@ impl Ai {
         }
     }
 
-    /// Every quick placement of `n` after `cur` with its cost by the playouts' evaluator,
-    /// best first (equal costs in the order of the placements).
-    fn placements_by_cost(&mut self, cur: &After, n: PieceKind) -> Vec<(f64, (u8, i8, i8))> {
-        let mut ranked = self.with_placement_costs(cur, n, 0, true, |out, costs| {
+    /// Every quick placement of `n` (placement number `slot`) after `cur` with its cost, by
+    /// the playouts' evaluator when `playout` is set, best first (equal costs in the order of
+    /// the placements).
+    fn ranked_placements(
+        &mut self,
+        cur: &After,
+        n: PieceKind,
+        slot: usize,
+        playout: bool,
+    ) -> Vec<(f64, (u8, i8, i8))> {
+        let mut ranked = self.with_placement_costs(cur, n, slot, playout, |out, costs| {
             costs
                 .iter()
                 .copied()
@@ -1581,6 +1571,17 @@ impl Ai {
     /// best `width` placements of the expected best follow-up of the piece after.
     fn third_ply(&mut self, a: &After, next: PieceKind, p3: &[f64; 7], width: usize) -> f64 {
         self.third_ply_pairs(a, next, p3, width).0
+    }
+
+    /// The expectation over the piece after `prev` (the picker's probabilities) of its best
+    /// cost over its quick placements (placement number `slot`) after `a`.
+    fn expected_follow_up(&mut self, a: &After, prev: PieceKind, slot: usize) -> f64 {
+        let p = next_piece_probabilities(prev);
+        let mut v = 0.0;
+        for n in PieceKind::ALL {
+            v += p[n as usize] * self.best_follow_up(a, n, slot);
+        }
+        v
     }
 
     /// The best cost over the quick placements of `next` (placement number `slot`) after `a`.
@@ -2138,7 +2139,7 @@ mod tests {
         let p = next_piece_probabilities(next);
         let mut v = 0.0;
         for k in PieceKind::ALL {
-            let ranked = ai.placements_by_cost(&s, k);
+            let ranked = ai.ranked_placements(&s, k, 2, false);
             let p2 = next_piece_probabilities(k);
             let best = ranked
                 .iter()
@@ -2411,7 +2412,7 @@ mod tests {
                 double_killscreen: true,
                 ..MoveSummary::default()
             };
-            let ranked = ai.placements_by_cost(&cur, n);
+            let ranked = ai.ranked_placements(&cur, n, 0, true);
             let p = next_piece_probabilities(n);
             let mut best: Option<(f64, (u8, i8, i8))> = None;
             for &(_, pl) in ranked.iter().take(4) {
