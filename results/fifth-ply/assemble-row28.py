@@ -7,7 +7,8 @@ lines (c3-to230-0.csv, c3-to230-500.csv, positions saved at 230 lines in c3-at23
 then each game alive there played on from its position by
 
     nestris bench --format field --games 500 --first-game G --seed 1 --continue c3-p230-G \\
-        --threads 1 --save-positions c3-p326-G --save-positions-at 326 \\
+        --threads 1 --fifth-ply 2 --fourth-ply-lookahead 2 --deep-commit 6 \\
+        --save-positions c3-p326-G --save-positions-at 326 \\
         --games-csv c3-from230-G.csv        (G = 0 and 500, resumable with --resume)
 
 The positions carry the scores and decision times before 230 lines, so a continuation's
@@ -35,10 +36,9 @@ from report import report, report_and_write  # noqa: E402
 
 runs = sys.argv[1:] or [os.path.join(HERE, f'c3-from230-{g}.csv') for g in (0, 500)]
 to230_files = [os.path.join(HERE, f'c3-to230-{g}.csv') for g in (0, 500)]
-to230, to230_hist = {}, {}
+to230 = {}
 for f in to230_files:
     to230.update(rows(f))
-    to230_hist.update(hists(f))
 played, played_hist = {}, {}
 for f in runs:
     played.update(rows(f))
