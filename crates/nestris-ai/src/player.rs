@@ -60,8 +60,8 @@
 //!   lines, +5,241 ± 2,282 before 19 and +6,854 ± 4,292 before 29 (games lost 6 -> 11).
 //!   With [`AiConfig::fourth_ply_lookahead`] 2 and [`AiConfig::deep_commit`] 6 it is the
 //!   default since row 28 (2 pairs): held out on those games, **+13,585 ± 4,132** before
-//!   level 29 (+6,126 ± 2,230 before 19), games lost before 230 lines 6 -> 6 (README,
-//!   "Row 28").
+//!   level 29 (+6,126 ± 2,230 before 19), games lost before 230 lines 6 -> 6; whole
+//!   games 2,155,027 ± 9,186, +5,520 ± 12,464 against row 27's (README, "Row 28").
 //! - **Playouts on tall stacks, preview seen** ([`AiConfig::tall_playouts`], 8 pairs by
 //!   default since row 21; levels 18-28 where the fourth ply is out because a column stands
 //!   taller than its limit): the third ply's best pairs are valued by the greedy playouts
