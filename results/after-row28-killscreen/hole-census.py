@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Holes the AI makes, and whether it had a clean choice: a diagnostic over `bench --record-boards`.
+
+    python3 hole-census.py BOARDS[.gz] MIN_LEVEL MAX_LEVEL [NESTRIS]
+
+For every spawn at levels MIN_LEVEL..=MAX_LEVEL whose piece cleared no line and left more
+holes (empty cells under a filled cell in their column) than the board had, the placement
+counts as a hole made. Such a hole is "healed" when the board two spawns later has no more
+holes than the board before it (a cover and a clear planned with the next piece). Each
+hole-making board is given to `nestris best --double-killscreen --top 200 --json` (NESTRIS,
+by default `nestris` on the PATH) as a position with its current and next piece, and the
+placements it lists are searched for a clean one: no line cleared, no hole added, the well
+(column 9) not raised, no top-out. Prints per game the hole-making placements, by piece,
+how many healed, how many had a clean choice, and the mean rank of the best clean choice
+in `best`'s list. Positions go to a temporary folder; nothing is kept.
+"""
+import collections
+import csv
+import gzip
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def decode(cells):
+    """A recorded board: 20 rows of 3 hex digits, top first; bit x is column x."""
+    return [[(int(cells[3 * i:3 * i + 3], 16) >> c) & 1 for c in range(10)] for i in range(20)]
+
+
+def holes(rows):
+    n = 0
+    for c in range(10):
+        seen = False
+        for r in rows:
+            if r[c]:
+                seen = True
+            elif seen:
+                n += 1
+    return n
+
+
+def height(rows, c):
+    return next((20 - i for i, r in enumerate(rows) if r[c]), 0)
+
+
+def text_rows(rows):
+    return [''.join('#' if v else '.' for v in r) for r in rows]
+
+
+def main():
+    path, lo, hi = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    exe = sys.argv[4] if len(sys.argv) > 4 else 'nestris'
+    games = collections.defaultdict(list)
+    with (gzip.open(path, 'rt') if path.endswith('.gz') else open(path)) as f:
+        for r in csv.DictReader(f):
+            if r['piece'] != 'end':
+                games[r['game']].append(r)
+    st = collections.Counter()
+    by_piece = collections.Counter()
+    rank_sum = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for g, spawns in games.items():
+            for i in range(len(spawns) - 1):
+                a, b = spawns[i], spawns[i + 1]
+                if not lo <= int(a['level']) <= hi:
+                    continue
+                st['spawns'] += 1
+                ra, rb = decode(a['board']), decode(b['board'])
+                if a['lines'] != b['lines'] or holes(rb) <= holes(ra):
+                    continue
+                st['holes made'] += 1
+                by_piece[a['current']] += 1
+                if i + 2 < len(spawns) and holes(decode(spawns[i + 2]['board'])) <= holes(ra):
+                    st['healed two spawns later'] += 1
+                pos = os.path.join(tmp, 'p.txt')
+                with open(pos, 'w') as out:
+                    out.write('level %s\nlines %s\nscore %s\npiece %s\nnext %s\nboard\n'
+                              % (a['level'], a['lines'], a['score'], a['current'], a['next']))
+                    out.write('\n'.join(text_rows(ra)) + '\n')
+                run = subprocess.run([exe, 'best', '--position', pos, '--double-killscreen',
+                                      '--top', '200', '--json'], capture_output=True, text=True)
+                if run.returncode:
+                    st['not given to best (the piece cannot spawn)'] += 1
+                    continue
+                h0, well0 = holes(ra), height(ra, 9)
+                clean = [p for p in json.loads(run.stdout)['placements']
+                         if p['cleared'] == 0 and not p['tops_out']
+                         and holes([[ch == '#' for ch in row] for row in p['board']]) <= h0
+                         and height([[ch == '#' for ch in row] for row in p['board']], 9) == well0]
+                if clean:
+                    st['a clean choice reachable'] += 1
+                    rank_sum += min(p['rank'] for p in clean)
+    n = len(games)
+    print(f'{n} games, levels {lo}-{hi}: {st["spawns"] / n:.1f} spawns a game')
+    for k in ('holes made', 'healed two spawns later', 'a clean choice reachable',
+              'not given to best (the piece cannot spawn)'):
+        print(f'  {k}: {st[k] / n:.2f} a game')
+    print('  holes made by piece:', {p: round(v / n, 2) for p, v in sorted(by_piece.items())})
+    if st['a clean choice reachable']:
+        print(f'  mean rank of the best clean choice: {rank_sum / st["a clean choice reachable"]:.2f}')
+
+
+if __name__ == '__main__':
+    main()
