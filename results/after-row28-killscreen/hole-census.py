@@ -17,6 +17,7 @@ in `best`'s list. Positions go to a temporary folder; nothing is kept.
 import collections
 import csv
 import gzip
+import importlib.util
 import json
 import os
 import subprocess
@@ -24,29 +25,22 @@ import sys
 import tempfile
 
 
-def decode(cells):
-    """A recorded board: 20 rows of 3 hex digits, top first; bit x is column x."""
-    return [[(int(cells[3 * i:3 * i + 3], 16) >> c) & 1 for c in range(10)] for i in range(20)]
+# board(), heights() and holes() are burns-by-band.py's (a recorded row's bit x is column x).
+_spec = importlib.util.spec_from_file_location(
+    'burns_by_band',
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'screens-19-38', 'burns-by-band.py'))
+_bbb = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_bbb)
+board, heights, holes = _bbb.board, _bbb.heights, _bbb.holes
 
 
-def holes(rows):
-    n = 0
-    for c in range(10):
-        seen = False
-        for r in rows:
-            if r[c]:
-                seen = True
-            elif seen:
-                n += 1
-    return n
+def from_text(rows):
+    """A board as `best --json` prints it (rows of `#`/`.`, top first) in the same bits."""
+    return [sum(1 << x for x, ch in enumerate(r) if ch == '#') for r in rows]
 
 
-def height(rows, c):
-    return next((20 - i for i, r in enumerate(rows) if r[c]), 0)
-
-
-def text_rows(rows):
-    return [''.join('#' if v else '.' for v in r) for r in rows]
+def text_rows(b):
+    return [''.join('#' if r >> x & 1 else '.' for x in range(10)) for r in b]
 
 
 def main():
@@ -67,12 +61,12 @@ def main():
                 if not lo <= int(a['level']) <= hi:
                     continue
                 st['spawns'] += 1
-                ra, rb = decode(a['board']), decode(b['board'])
+                ra, rb = board(a['board']), board(b['board'])
                 if a['lines'] != b['lines'] or holes(rb) <= holes(ra):
                     continue
                 st['holes made'] += 1
                 by_piece[a['current']] += 1
-                if i + 2 < len(spawns) and holes(decode(spawns[i + 2]['board'])) <= holes(ra):
+                if i + 2 < len(spawns) and holes(board(spawns[i + 2]['board'])) <= holes(ra):
                     st['healed two spawns later'] += 1
                 pos = os.path.join(tmp, 'p.txt')
                 with open(pos, 'w') as out:
@@ -84,11 +78,11 @@ def main():
                 if run.returncode:
                     st['not given to best (the piece cannot spawn)'] += 1
                     continue
-                h0, well0 = holes(ra), height(ra, 9)
+                h0, well0 = holes(ra), heights(ra)[9]
                 clean = [p for p in json.loads(run.stdout)['placements']
                          if p['cleared'] == 0 and not p['tops_out']
-                         and holes([[ch == '#' for ch in row] for row in p['board']]) <= h0
-                         and height([[ch == '#' for ch in row] for row in p['board']], 9) == well0]
+                         and holes(from_text(p['board'])) <= h0
+                         and heights(from_text(p['board']))[9] == well0]
                 if clean:
                     st['a clean choice reachable'] += 1
                     rank_sum += min(p['rank'] for p in clean)
