@@ -10,7 +10,8 @@ holes than the board before it (a cover and a clear planned with the next piece)
 hole-making board is given to `nestris best --double-killscreen --top 200 --json` (NESTRIS,
 by default `nestris` on the PATH) as a position with its current and next piece, and the
 placements it lists are searched for a clean one: no line cleared, no hole added, the well
-(column 9) not raised, no top-out. Prints per game the hole-making placements, by piece,
+(column 9) not raised, no top-out; a board `best` refuses (a piece that cannot spawn on
+it) is counted and the first refusal printed. Prints per game the hole-making placements, by piece,
 how many healed, how many had a clean choice, and the mean rank of the best clean choice
 in `best`'s list. Positions go to a temporary folder; nothing is kept.
 """
@@ -54,6 +55,7 @@ def main():
     st = collections.Counter()
     by_piece = collections.Counter()
     rank_sum = 0
+    refusal = None
     with tempfile.TemporaryDirectory() as tmp:
         for g, spawns in games.items():
             for i in range(len(spawns) - 1):
@@ -62,11 +64,12 @@ def main():
                     continue
                 st['spawns'] += 1
                 ra, rb = board(a['board']), board(b['board'])
-                if a['lines'] != b['lines'] or holes(rb) <= holes(ra):
+                h0 = holes(ra)
+                if a['lines'] != b['lines'] or holes(rb) <= h0:
                     continue
                 st['holes made'] += 1
                 by_piece[a['current']] += 1
-                if i + 2 < len(spawns) and holes(board(spawns[i + 2]['board'])) <= holes(ra):
+                if i + 2 < len(spawns) and holes(board(spawns[i + 2]['board'])) <= h0:
                     st['healed two spawns later'] += 1
                 pos = os.path.join(tmp, 'p.txt')
                 with open(pos, 'w') as out:
@@ -76,9 +79,10 @@ def main():
                 run = subprocess.run([exe, 'best', '--position', pos, '--double-killscreen',
                                       '--top', '200', '--json'], capture_output=True, text=True)
                 if run.returncode:
-                    st['not given to best (the piece cannot spawn)'] += 1
+                    st['refused by best'] += 1
+                    refusal = refusal or run.stderr.strip()
                     continue
-                h0, well0 = holes(ra), heights(ra)[9]
+                well0 = heights(ra)[9]
                 clean = [p for p in json.loads(run.stdout)['placements']
                          if p['cleared'] == 0 and not p['tops_out']
                          and holes(from_text(p['board'])) <= h0
@@ -89,8 +93,10 @@ def main():
     n = len(games)
     print(f'{n} games, levels {lo}-{hi}: {st["spawns"] / n:.1f} spawns a game')
     for k in ('holes made', 'healed two spawns later', 'a clean choice reachable',
-              'not given to best (the piece cannot spawn)'):
+              'refused by best'):
         print(f'  {k}: {st[k] / n:.2f} a game')
+    if refusal:
+        print(f'  the first refusal: {refusal}')
     print('  holes made by piece:', {p: round(v / n, 2) for p, v in sorted(by_piece.items())})
     if st['a clean choice reachable']:
         print(f'  mean rank of the best clean choice: {rank_sum / st["a clean choice reachable"]:.2f}')
