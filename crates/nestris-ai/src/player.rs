@@ -334,6 +334,15 @@ pub struct AiConfig {
     /// departure: the field's format stops at 430 lines): the weights' `[endgame]` table
     /// plays the last lines before it. `None`: the game goes on until it tops out.
     pub line_cap: Option<u32>,
+    /// Soft drop once the piece's last move is made: Down is held from the frame after the
+    /// final plan's last press until the lock, so the piece falls the rest of the way one row
+    /// every 2 frames (faster than gravity before level 19) and the game pays one point a row
+    /// soft-dropped (its `addHoldDownPoints`, with the original's BCD slips). The lock is the
+    /// same; only the points and the frames to it change, and with the NES picker, whose
+    /// generator steps every frame, so do the pieces dealt after it. Never during the
+    /// reaction time's commitment, whose later choice needs the piece high. On by default
+    /// since row 29 of the README's ablation (off before).
+    pub pushdown: bool,
 }
 
 impl Default for AiConfig {
@@ -373,6 +382,7 @@ impl Default for AiConfig {
             rollout_lookahead_pieces: 2,
             endgame_death: None,
             line_cap: None,
+            pushdown: true,
         }
     }
 }
@@ -510,6 +520,10 @@ pub struct Ai {
     root_fc: u16,
     plan: Vec<u8>,
     expected: Vec<(i8, u8, i8)>,
+    /// The first frame of the plan that holds Down ([`AiConfig::pushdown`]): from it on the
+    /// piece falls faster than `expected` says, so only its column and orientation are
+    /// checked. `usize::MAX`: none.
+    pushdown_from: usize,
     pending: Option<Pending>,
     last: Option<Decision>,
     scratch: Vec<Vec<(u8, i8, i8)>>,
@@ -569,6 +583,7 @@ impl Ai {
             root_fc: 0,
             plan: Vec::new(),
             expected: Vec::new(),
+            pushdown_from: usize::MAX,
             pending: None,
             last: None,
             scratch: Vec::new(),
@@ -621,15 +636,20 @@ impl Ai {
         let k = game.frame_counter.wrapping_sub(self.root_fc) as usize;
         let deviated = self.piece_id == Some(id)
             && k > 0
-            && self
-                .expected
-                .get(k - 1)
-                .is_some_and(|&(x, o, y)| (x as u8, o, y as u8) != (game.x, game.piece, game.y));
+            && self.expected.get(k - 1).is_some_and(|&(x, o, y)| {
+                if k > self.pushdown_from {
+                    (x as u8, o) != (game.x, game.piece)
+                } else {
+                    (x as u8, o, y as u8) != (game.x, game.piece, game.y)
+                }
+            });
         if self.piece_id != Some(id) {
             self.piece_id = Some(id);
             self.spawn_fc = game.frame_counter;
             self.decide(game);
-        } else if deviated || (k >= self.plan.len() && self.pending.is_none()) {
+        } else if deviated
+            || (k >= self.plan.len() && self.pending.is_none() && self.pushdown_from == usize::MAX)
+        {
             self.decide(game);
         }
         let k = game.frame_counter.wrapping_sub(self.root_fc) as usize;
@@ -637,6 +657,11 @@ impl Ai {
             if k >= p.decide_at {
                 self.finish_pending(game);
             }
+        }
+        if k >= self.plan.len() && self.pending.is_none() && self.pushdown_from != usize::MAX {
+            // Down held to the lock, which under the double killscreen comes later than the
+            // plan's gravity says: a soft-drop frame drops one row, not two.
+            return nestris_engine::buttons::DOWN;
         }
         self.plan.get(k).copied().unwrap_or(0)
     }
@@ -681,6 +706,7 @@ impl Ai {
         self.root_fc = game.frame_counter;
         self.plan.clear();
         self.expected.clear();
+        self.pushdown_from = usize::MAX;
         self.pending = None;
         let board = Board::from_playfield(&game.playfield);
         let Some(current) = game.active_piece() else {
@@ -859,6 +885,18 @@ impl Ai {
         let l = search.locks[li];
         // Expected positions after each planned frame, for deviation checks.
         self.expected = simulate(&self.root, &self.plan);
+        if self.cfg.pushdown {
+            // After the last press the piece falls straight to its lock: hold Down from the
+            // next frame (it starts a soft drop only when newly pressed with Left and Right
+            // released, which the frame after a press is).
+            let from = self.plan.iter().rposition(|&b| b != 0).map_or(0, |j| j + 1);
+            if from < self.plan.len() {
+                self.pushdown_from = from;
+                for b in &mut self.plan[from..] {
+                    *b = nestris_engine::buttons::DOWN;
+                }
+            }
+        }
         self.decisions += 1;
         self.last = Some(Decision {
             target: Placement {

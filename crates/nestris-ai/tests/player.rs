@@ -359,3 +359,69 @@ fn the_endgame_table_plays_only_near_the_cap() {
     assert_eq!(told[..start], not[..start], "the endgame played early");
     assert_ne!(told, not, "the endgame changed nothing");
 }
+
+/// Plays `pieces` locks from `start` with the pieces after the first dealt from a fixed
+/// sequence (so that they do not depend on the frames each lock takes), and returns the
+/// playfield after each lock, the final score and the frames played.
+fn locks_with_fixed_pieces(
+    start: StartConfig,
+    double_killscreen: bool,
+    pushdown: bool,
+    pieces: usize,
+) -> (Vec<nestris_engine::Playfield>, u64, u64) {
+    let mut g = Game::start(start);
+    g.set_double_killscreen(double_killscreen);
+    let mut ai = Ai::new(AiConfig {
+        pushdown,
+        ..AiConfig::default()
+    });
+    let mut state = 0x2545_f491_u32;
+    let mut deal = || {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        PieceKind::ALL[(state % 7) as usize].spawn() as u8
+    };
+    let mut boards = Vec::new();
+    let mut last_spawn = g.spawn_count;
+    let mut frames = 0u64;
+    while boards.len() < pieces && !g.game_over() && frames < 200_000 {
+        let i = ai.next_input(&g);
+        g.step(i);
+        frames += 1;
+        if g.spawn_count != last_spawn {
+            last_spawn = g.spawn_count;
+            g.next = deal();
+            if frames > 1 {
+                boards.push(g.playfield);
+            }
+        }
+    }
+    (boards, g.score_uncapped, frames)
+}
+
+/// Soft drop after the last move ([`AiConfig::pushdown`]) places every piece where the
+/// player without it does, and earns points: at level 18 (where it also saves frames), at
+/// 19, at 29 and under the double killscreen.
+#[test]
+fn pushdown_keeps_the_locks_and_pays_points() {
+    for (level, dks, pieces) in [
+        (18u8, false, 40usize),
+        (19, false, 30),
+        (29, false, 20),
+        (39, true, 12),
+    ] {
+        let start = StartConfig::from_seed(11, level, GameType::A, 0);
+        let (b0, s0, f0) = locks_with_fixed_pieces(start, dks, false, pieces);
+        let (b1, s1, f1) = locks_with_fixed_pieces(start, dks, true, pieces);
+        assert_eq!(b0.len(), pieces, "level {level}: the game ended early");
+        assert_eq!(b0, b1, "level {level}: pushdown changed a lock");
+        assert!(s1 > s0, "level {level}: no soft-drop points ({s0} -> {s1})");
+        if level == 18 {
+            assert!(
+                f1 < f0,
+                "level 18: soft drop saved no frames ({f0} -> {f1})"
+            );
+        }
+    }
+}

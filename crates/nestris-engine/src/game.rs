@@ -1181,9 +1181,10 @@ const MINO_BYTES: [[[u8; 3]; 4]; 19] = {
     t
 };
 
-/// The soft-drop award the game's routine would give on a score whose last two digits are
-/// those of `score` (for the uncapped score).
-fn soft_drop_award(score: u64, hold_down_points: u8) -> u64 {
+/// The soft-drop award the game's routine (`addHoldDownPoints`) gives with `hold_down_points`
+/// on a score whose last two digits are those of `score` (the uncapped score's award; 0..=
+/// 100 points). The routine pays it only when `holdDownPoints` is 2 or more (signed).
+pub fn soft_drop_award(score: u64, hold_down_points: u8) -> u64 {
     let low = score % 100;
     let s0 = bcd::to_bcd(low) as u8;
     let mut a = s0.wrapping_sub(1).wrapping_add(hold_down_points);

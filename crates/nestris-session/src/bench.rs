@@ -41,12 +41,16 @@ pub struct GameResult {
     pub topped_out: bool,
     /// Decision times.
     pub decisions: DecisionTimes,
+    /// Points scored for soft drops (the NES's `addHoldDownPoints`; part of `score`). `None`
+    /// for a game read from a CSV written before the column.
+    pub soft_drop: Option<u64>,
     /// The position saved at [`Limits::save_at_lines`] (not in the CSV line).
     pub position: Option<crate::position::Position>,
 }
 
 impl CsvRow for GameResult {
-    const COLUMNS: &'static str = "game,score,capped_score,lines,level,pieces,frames,tetrises,tetris_lines,before_19,before_29,before_39,cleared,decisions,decision_ns,decision_hist";
+    const COLUMNS: &'static str = "game,score,capped_score,lines,level,pieces,frames,tetrises,tetris_lines,before_19,before_29,before_39,cleared,decisions,decision_ns,decision_hist,soft_drop";
+    const OLD_COLUMNS: &'static [&'static str] = &["game,score,capped_score,lines,level,pieces,frames,tetrises,tetris_lines,before_19,before_29,before_39,cleared,decisions,decision_ns,decision_hist"];
 
     fn index(&self) -> u64 {
         self.index
@@ -58,7 +62,7 @@ impl CsvRow for GameResult {
 
     fn to_line(&self) -> String {
         format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             self.index,
             self.score,
             self.capped_score,
@@ -72,7 +76,8 @@ impl CsvRow for GameResult {
             self.before[1],
             self.before[2],
             self.cleared,
-            self.decisions.csv_fields()
+            self.decisions.csv_fields(),
+            self.soft_drop.unwrap_or(0)
         )
     }
 
@@ -94,6 +99,7 @@ impl CsvRow for GameResult {
             ],
             cleared: parse_bool(f[12], "cleared")?,
             decisions: DecisionTimes::parse(f[13], f[14], f[15])?,
+            soft_drop: f.get(16).map(|s| parse_num(s, "soft_drop")).transpose()?,
             topped_out: false,
             position: None,
         })
@@ -129,6 +135,7 @@ impl GameResult {
             cleared: rest.cleared,
             topped_out: rest.topped_out,
             decisions,
+            soft_drop: prefix.soft_drop.zip(rest.soft_drop).map(|(a, b)| a + b),
             position: rest.position.clone(),
         }
     }
@@ -164,6 +171,7 @@ pub fn play<G: RuleSet, P: Player<G> + ?Sized>(
     let mut run = crate::Run::new(game, index);
     let mut r = GameResult {
         index,
+        soft_drop: Some(0),
         ..GameResult::default()
     };
     let mut seen: [bool; 3] = [false; 3];
@@ -190,6 +198,11 @@ pub fn play<G: RuleSet, P: Player<G> + ?Sized>(
         }
         let tick = run.step(input);
         player.after(&tick);
+        if cap_counts.is_none() {
+            if let Some(s) = &mut r.soft_drop {
+                *s += tick.soft_drop;
+            }
+        }
         if tick.cleared >= 4 {
             r.tetrises += 1;
             r.tetris_lines += 4;
@@ -235,6 +248,13 @@ pub fn play<G: RuleSet, P: Player<G> + ?Sized>(
         }
     }
     Some(r)
+}
+
+/// The mean soft-drop points of the games that count them (`None` when none does: a CSV
+/// written before the column).
+fn soft_drop_mean(results: &[GameResult]) -> Option<f64> {
+    let counted: Vec<u64> = results.iter().filter_map(|r| r.soft_drop).collect();
+    (!counted.is_empty()).then(|| counted.iter().sum::<u64>() as f64 / counted.len() as f64)
 }
 
 /// The `p`-th percentile of sorted values (linear interpolation between ranks).
@@ -288,6 +308,8 @@ pub struct ReportSetup {
     /// The AI's playouts for blind decisions, e.g. `8 locks x 16 x 6 pieces from level 29`,
     /// or `off`.
     pub playouts: String,
+    /// Whether the AI soft-drops after a piece's last move (`nestris_ai::AiConfig::pushdown`).
+    pub pushdown: bool,
     /// The position file (or engine snapshot) the games start from, if any.
     pub position: Option<String>,
     /// Whether that is a position file (a departure) rather than an engine snapshot.
@@ -359,6 +381,7 @@ pub fn report(results: &[GameResult], s: &ReportSetup, wall: Duration) -> serde_
         "blind_next": s.widths[3],
         "fourth_ply": s.fourth_ply,
         "playouts": s.playouts,
+        "pushdown": s.pushdown,
         "mean_score": mean.round(),
         "std_score": var.sqrt().round(),
         // Standard error of the mean (sample standard deviation / sqrt(n)).
@@ -378,6 +401,8 @@ pub fn report(results: &[GameResult], s: &ReportSetup, wall: Duration) -> serde_
         "mean_score_before_29": before(1).round(),
         "mean_score_before_39": before(2).round(),
         "tetris_rate": if total_lines > 0 { tetris_lines as f64 / total_lines as f64 } else { 0.0 },
+        // Over the games that count them (a CSV written before the column does not).
+        "mean_soft_drop_points": soft_drop_mean(results),
         "btype_success_rate": if b_runs > 0 { Some(b_ok as f64 / b_runs as f64) } else { None },
         "btype_mean_pieces": if b_ok > 0 { Some(pieces_b) } else { None },
         "decisions": times.count,

@@ -150,6 +150,7 @@ impl RuleSet for ClassicRun {
             piece,
             cleared: self.game.lines_cleared() - lines,
             gravity,
+            soft_drop: 0,
         }
     }
 

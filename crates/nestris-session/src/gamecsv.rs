@@ -222,6 +222,9 @@ pub fn parse_bool(s: &str, column: &str) -> Result<bool, String> {
 pub trait CsvRow: Sized {
     /// The column names (the file's second line).
     const COLUMNS: &'static str;
+    /// The column lines of earlier versions, each the first columns of [`CsvRow::COLUMNS`]:
+    /// their files are read (their rows with fewer fields), not resumed.
+    const OLD_COLUMNS: &'static [&'static str] = &[];
     /// The game's index.
     fn index(&self) -> u64;
     /// The game's score (for the running mean).
@@ -420,14 +423,25 @@ fn parse_in<T: CsvRow>(
     if let Some(Err(e)) = options.map(|o| check_options(&recorded, o)) {
         bail!("{context}: {name} was written by a run with other options: {e}");
     }
-    if lines[1] != T::COLUMNS {
+    let header = if lines[1] == T::COLUMNS {
+        T::COLUMNS
+    } else if let Some(old) = T::OLD_COLUMNS.iter().find(|&&c| c == lines[1]) {
+        if options.is_some() {
+            bail!(
+                "{context}: {name} line 2: the columns are those of an earlier version ({:?}); this version writes {:?} and cannot append to it: start a new file",
+                lines[1],
+                T::COLUMNS
+            );
+        }
+        old
+    } else {
         bail!(
             "{context}: {name} line 2: the columns are {:?}, this version writes {:?}",
             lines[1],
             T::COLUMNS
         );
-    }
-    let columns = T::COLUMNS.split(',').count();
+    };
+    let columns = header.split(',').count();
     let mut games = Vec::new();
     let mut seen: HashMap<u64, usize> = HashMap::new();
     for (i, line) in lines.iter().enumerate().skip(2) {
@@ -435,9 +449,8 @@ fn parse_in<T: CsvRow>(
         let fields: Vec<&str> = line.split(',').collect();
         if fields.len() != columns {
             bail!(
-                "{context}: {name} line {n}: {} fields, expected {columns} ({})",
-                fields.len(),
-                T::COLUMNS
+                "{context}: {name} line {n}: {} fields, expected {columns} ({header})",
+                fields.len()
             );
         }
         let row = T::parse(&fields)

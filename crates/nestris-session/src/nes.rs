@@ -116,6 +116,11 @@ impl RuleSet for Nes {
 
     fn step(&mut self, input: u8) -> Tick {
         let before_cleared = self.game.completed_lines;
+        let (state, held_down, score) = (
+            self.game.play_state as u8,
+            self.game.hold_down_points,
+            self.game.score_uncapped,
+        );
         self.game.step(input);
         if let Some(d) = &mut self.departure {
             d.after_step(&mut self.game);
@@ -129,6 +134,16 @@ impl RuleSet for Nes {
         // resets the count.
         if before_cleared > 0 && self.game.completed_lines == 0 {
             tick.cleared = before_cleared as u32;
+        }
+        // The score routine (state 5, after the lock's states 2-4, which leave
+        // holdDownPoints alone) ran in this frame when the play moved on past it to the
+        // B-type check, the garbage, the spawn or the next piece (not to a top-out).
+        let after = self.game.play_state as u8;
+        if (2..=5).contains(&state)
+            && matches!(after, 1 | 6..=8)
+            && held_down.wrapping_sub(2) & 0x80 == 0
+        {
+            tick.soft_drop = nestris_engine::game::soft_drop_award(score, held_down);
         }
         tick
     }
@@ -223,5 +238,60 @@ impl Player<Nes> for NesAi {
             plan: d.plan.clone(),
             elapsed: d.elapsed,
         })
+    }
+}
+
+#[cfg(test)]
+mod soft_drop_tests {
+    use super::*;
+    use nestris_engine::{buttons, GameType, StartConfig};
+
+    /// A piece soft-dropped from the spawn to the floor of an empty field: the lock's tick
+    /// carries the points the score gained (no line, so they are all the soft drop's), as the
+    /// game's routine pays them; a piece left to gravity carries none.
+    #[test]
+    fn the_lock_tick_counts_the_soft_drop_points() {
+        for soft in [true, false] {
+            let mut nes = Nes::new(
+                Game::start(StartConfig::from_seed(5, 0, GameType::A, 0)),
+                None,
+            );
+            // To the first piece under control.
+            while !nes.game.piece_active() {
+                nes.step(0);
+            }
+            let (score, y0) = (nes.game.score_uncapped, nes.game.y);
+            let mut points = 0;
+            let mut frames = 0;
+            let mut rows = 0;
+            let mut last_y = y0;
+            while nes.game.piece_active() && frames < 5000 {
+                // Down pressed anew after one frame released, then held.
+                let input = if soft && frames > 0 { buttons::DOWN } else { 0 };
+                let tick = nes.step(input);
+                points += tick.soft_drop;
+                if nes.game.piece_active() && nes.game.y != last_y {
+                    rows += 1;
+                    last_y = nes.game.y;
+                }
+                frames += 1;
+            }
+            while nes.game.score_uncapped == score && frames < 5000 && soft {
+                points += nes.step(0).soft_drop;
+                frames += 1;
+            }
+            let gained = nes.game.score_uncapped - score;
+            assert_eq!(
+                points, gained,
+                "soft {soft}: the ticks' points and the score's gain"
+            );
+            if soft {
+                // original game: 18 rows make holdDownPoints 19; 19 - 1 = $12 added in binary
+                // reads as BCD 12.
+                assert_eq!((rows, points), (18, 12), "rows dropped, points");
+            } else {
+                assert_eq!(points, 0);
+            }
+        }
     }
 }

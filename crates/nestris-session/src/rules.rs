@@ -36,6 +36,9 @@ pub struct Tick {
     pub cleared: u32,
     /// Gravity moved the piece (the classic games; the NES AI follows gravity itself).
     pub gravity: bool,
+    /// Points the lock scored in this frame for soft-dropping (the NES's `addHoldDownPoints`;
+    /// 0 in the classic games).
+    pub soft_drop: u64,
 }
 
 /// A game of some rule set, stepped one frame (or tick) at a time with one controller byte

@@ -190,6 +190,11 @@ impl BenchArgs {
             // Likewise only when not the default.
             v["blind_commit_margin"] = self.ai.blind_commit_margin.into();
         }
+        if self.ai.pushdown {
+            // Only when on, so that CSVs made before the option still resume (and do not
+            // resume with it).
+            v["pushdown"] = true.into();
+        }
         if let Some(rows) = self.ai.blind_playouts_above {
             v["blind_playouts_above"] = rows.into();
         }
@@ -243,6 +248,7 @@ impl BenchArgs {
             ],
             fourth_ply: self.ai.fourth_ply_label(),
             playouts: self.ai.playouts_label(),
+            pushdown: self.ai.pushdown,
             position: self.game.position.as_ref().map(|p| p.display().to_string()),
             continued_from: self.continue_from.as_ref().map(|p| p.display().to_string()),
             position_departure: self
@@ -934,13 +940,18 @@ fn print_table(v: &serde_json::Value) {
         v["ai"].as_str().unwrap_or("")
     );
     println!(
-        "search             third ply {}x{}, fourth ply {}, blind {}x{}, playouts {}",
+        "search             third ply {}x{}, fourth ply {}, blind {}x{}, playouts {}{}",
         v["deep_locks"],
         v["deep_next"],
         v["fourth_ply"].as_str().unwrap_or("off"),
         v["blind_locks"],
         v["blind_next"],
-        v["playouts"].as_str().unwrap_or("off")
+        v["playouts"].as_str().unwrap_or("off"),
+        if v["pushdown"].as_bool() == Some(true) {
+            "; soft drop after each piece's last move"
+        } else {
+            ""
+        }
     );
     if let Some(p) = v["position"].as_str() {
         if v["departure"].as_bool() == Some(true) {
@@ -978,6 +989,9 @@ fn print_table(v: &serde_json::Value) {
         f("mean_score_before_39")
     );
     println!("tetris rate        {:.1}%", 100.0 * f("tetris_rate"));
+    if let Some(s) = v["mean_soft_drop_points"].as_f64() {
+        println!("soft-drop points   {s:.0} a game (in the score)");
+    }
     if let Some(b) = v["btype_success_rate"].as_f64() {
         println!(
             "B-type success     {:.1}%  (mean pieces when cleared {:.1})",

@@ -471,6 +471,12 @@ pub struct AiOptions {
     /// the picker's chance of its second piece (the same expectation, less noise).
     #[arg(long)]
     pub rollout_stratify: bool,
+    /// Soft drop once the piece's last move is made (true or false): Down held from the frame
+    /// after the last press to the lock, for the game's soft-drop points (a row every 2
+    /// frames, one point a row). The same locks; with the NES picker other pieces follow, as
+    /// the frames to each lock change.
+    #[arg(long, default_value_t = AiConfig::default().pushdown, action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub pushdown: bool,
     /// The playouts at levels 29-38 place their first piece (the next piece) as a blind
     /// decision ranks it: its best this-many placements by their own cost are valued by the
     /// expectation over the piece after of its best placement (0 = greedy, as every later
@@ -632,6 +638,7 @@ impl AiOptions {
             rollout_lookahead_pieces: self.rollout_lookahead_pieces,
             endgame_death: self.endgame_death,
             line_cap: self.ai_line_cap.filter(|&c| c > 0),
+            pushdown: self.pushdown,
             ..AiConfig::default()
         };
         if self.ai_line_cap.is_some_and(|c| c > 9999) {

@@ -265,6 +265,11 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
         // `--fourth-ply 0` (the search they were made with).
         context.push_str(&format!(" fourth_ply {}", args.ai.fourth_ply_label()));
     }
+    if args.ai.pushdown {
+        // Only when on (the default since row 29), so that state files made before it
+        // resume with `--pushdown false` (the inputs they were played with).
+        context.push_str(" pushdown");
+    }
     if let Some(cap) = args.ai.ai_line_cap {
         // Only when given, so that state files made before the option still resume.
         context.push_str(&format!(" ai_line_cap {cap}"));

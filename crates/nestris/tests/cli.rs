@@ -316,10 +316,17 @@ fn bench_resumes_an_interrupted_run() {
         "mean_lines",
         "mean_score_before_19",
         "tetris_rate",
+        "mean_soft_drop_points",
         "decisions",
     ] {
         assert_eq!(resumed[k], full[k], "{k}: {out} vs the uninterrupted run");
     }
+    // The AI soft-drops by default, and the points are counted.
+    assert!(full["pushdown"] == true, "{out}");
+    assert!(
+        full["mean_soft_drop_points"].as_f64().unwrap() > 0.0,
+        "{out}"
+    );
     let text = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(text.lines().count(), 6, "{text}");
     assert!(text.ends_with('\n'));
@@ -366,6 +373,32 @@ fn bench_resumes_an_interrupted_run() {
     let (code, _, err) = bench(&["--resume"]);
     assert_ne!(code, 0);
     assert!(err.contains("line 4: column game"), "{err}");
+
+    // A file of the version before the soft_drop column: compared, not resumed.
+    let old: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                format!("{l}\n")
+            } else {
+                format!("{}\n", &l[..l.rfind(',').unwrap()])
+            }
+        })
+        .collect();
+    std::fs::write(&csv, &old).unwrap();
+    let (code, out, err) = nestris(&["compare", csv_arg, csv_arg, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"games\""), "{out}");
+    let (code, _, err) = bench(&["--resume"]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("line 2")
+            && err.contains("earlier version")
+            && err.contains("start a new file"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), old);
 }
 
 /// `bench --first-game N`: game N of a run, alone, is that run's game N to the point (the
