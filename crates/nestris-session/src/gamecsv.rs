@@ -256,22 +256,60 @@ pub struct Resumed<T> {
     pub dropped_partial: bool,
 }
 
+/// Opens (or creates) `path` for reading and writing, holding its exclusive lock for as long
+/// as the file stays open, so that two runs never write one file: a second run is refused
+/// before it reads or cuts anything (a file system without locks is used unlocked).
+fn open_locked(path: &Path) -> Result<File, CsvError> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(io(format!("cannot open {}", path.display())))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => bail!(
+            "{} is being written by another run (it holds the file's lock): wait for that run to end, or give this one another file",
+            path.display()
+        ),
+        Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+            Ok(file)
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(io(format!("cannot lock {}", path.display()))(e))
+        }
+    }
+}
+
+/// Empties the locked `file` (at `path`) and writes the two header lines.
+fn write_header<T: CsvRow>(
+    path: &Path,
+    mut file: File,
+    options: &serde_json::Value,
+) -> Result<GamesCsv, CsvError> {
+    use std::io::Seek;
+    let header = format!("{OPTIONS_PREFIX}{options}\n{}\n", T::COLUMNS);
+    file.set_len(0)
+        .and_then(|_| file.seek(std::io::SeekFrom::Start(0)))
+        .and_then(|_| file.write_all(header.as_bytes()))
+        .and_then(|_| file.flush())
+        .map_err(io(format!("cannot write {}", path.display())))?;
+    Ok(GamesCsv {
+        path: path.to_path_buf(),
+        file,
+    })
+}
+
 impl GamesCsv {
-    /// Creates (or overwrites) `path` with the two header lines.
+    /// Creates (or overwrites) `path` with the two header lines. The file stays locked while
+    /// the returned value lives; a file another run holds is refused, untouched.
     pub fn create<T: CsvRow>(
         path: &Path,
         options: &serde_json::Value,
     ) -> Result<GamesCsv, CsvError> {
-        let mut file =
-            File::create(path).map_err(io(format!("cannot create {}", path.display())))?;
-        let header = format!("{OPTIONS_PREFIX}{options}\n{}\n", T::COLUMNS);
-        file.write_all(header.as_bytes())
-            .and_then(|_| file.flush())
-            .map_err(io(format!("cannot write {}", path.display())))?;
-        Ok(GamesCsv {
-            path: path.to_path_buf(),
-            file,
-        })
+        let file = open_locked(path)?;
+        write_header::<T>(path, file, options)
     }
 
     /// Opens `path` to resume an interrupted run with `options`: checks that the file is a
@@ -283,16 +321,26 @@ impl GamesCsv {
         options: &serde_json::Value,
     ) -> Result<Resumed<T>, CsvError> {
         let name = path.display();
-        let bytes = match crate::readlimit::read(path, crate::readlimit::max::LARGE) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(Resumed {
-                    games: Vec::new(),
-                    csv: GamesCsv::create::<T>(path, options)?,
-                    dropped_partial: false,
-                })
+        if !path.exists() {
+            return Ok(Resumed {
+                games: Vec::new(),
+                csv: GamesCsv::create::<T>(path, options)?,
+                dropped_partial: false,
+            });
+        }
+        let mut file = open_locked(path)?;
+        let bytes = {
+            use std::io::Read;
+            let max = crate::readlimit::max::LARGE;
+            let mut bytes = Vec::new();
+            (&mut file)
+                .take(max + 1)
+                .read_to_end(&mut bytes)
+                .map_err(io(format!("cannot read {name}")))?;
+            if bytes.len() as u64 > max {
+                bail!("cannot read {name}: the file is larger than {max} bytes, more than such a file can hold");
             }
-            Err(e) => return Err(io(format!("cannot read {name}"))(e)),
+            bytes
         };
         let Parsed {
             games,
@@ -302,14 +350,10 @@ impl GamesCsv {
         if restart {
             return Ok(Resumed {
                 games: Vec::new(),
-                csv: GamesCsv::create::<T>(path, options)?,
+                csv: write_header::<T>(path, file, options)?,
                 dropped_partial: !bytes.is_empty(),
             });
         }
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(io(format!("cannot open {name} to resume")))?;
         let dropped_partial = complete < bytes.len();
         if dropped_partial {
             file.set_len(complete as u64)

@@ -374,6 +374,19 @@ fn bench_resumes_an_interrupted_run() {
     assert_ne!(code, 0);
     assert!(err.contains("line 4: column game"), "{err}");
 
+    // A file another run is writing (it holds the lock): refused, untouched, with or
+    // without --resume.
+    {
+        let held = std::fs::File::open(&csv).unwrap();
+        held.lock().unwrap();
+        for extra in [&["--resume"][..], &[][..]] {
+            let (code, _, err) = bench(extra);
+            assert_ne!(code, 0);
+            assert!(err.contains("is being written by another run"), "{err}");
+            assert_eq!(std::fs::read_to_string(&csv).unwrap(), bad);
+        }
+    }
+
     // A file of the version before the soft_drop column: compared, not resumed.
     let old: String = text
         .lines()
