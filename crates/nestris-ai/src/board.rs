@@ -409,7 +409,7 @@ mod tests {
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
-                if seed % 5 == 0 {
+                if seed.is_multiple_of(5) {
                     p.set(i, Tile::Solid1);
                 }
             }

@@ -120,7 +120,8 @@ impl ClassicRun {
         let pressed = input & !self.held;
         let repeat = if input != 0 && input == self.held {
             self.held_ticks += 1;
-            self.held_ticks >= REPEAT_DELAY && (self.held_ticks - REPEAT_DELAY) % REPEAT_EVERY == 0
+            self.held_ticks >= REPEAT_DELAY
+                && (self.held_ticks - REPEAT_DELAY).is_multiple_of(REPEAT_EVERY)
         } else {
             self.held_ticks = 0;
             false
@@ -218,7 +219,7 @@ impl Player<ClassicRun> for ClassicAi {
     fn input(&mut self, game: &ClassicRun) -> u8 {
         let t = self.ticks;
         self.ticks += 1;
-        if t % game.game.ai_pace() != 0 {
+        if !t.is_multiple_of(game.game.ai_pace()) {
             return 0;
         }
         self.player

@@ -157,7 +157,7 @@ impl RuleSet for Nes {
     }
 
     fn leave_input(&self, frames: u64) -> u8 {
-        if frames % 2 == 0 {
+        if frames.is_multiple_of(2) {
             buttons::START
         } else {
             0

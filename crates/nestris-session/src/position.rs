@@ -193,7 +193,7 @@ impl EngineState {
             (0, 255),
             (0, 255),
         ];
-        if words.len() % 2 != 0 {
+        if !words.len().is_multiple_of(2) {
             return Err(err(line, "state: expected pairs of a key and a number"));
         }
         for pair in words.chunks(2) {

@@ -759,7 +759,7 @@ impl Recorder {
         }
         self.frames = self.frames.saturating_add(1);
         self.dirty = true;
-        if self.frames % 64 == 0 && self.last_save.elapsed() >= self.interval {
+        if self.frames.is_multiple_of(64) && self.last_save.elapsed() >= self.interval {
             if let Err(e) = self.save() {
                 self.failed = Some(e.to_string());
             }

@@ -379,7 +379,7 @@ fn on_screen<G: Shown, P: Player<G>>(
                 player.after(&tick);
                 stats.observe(&player);
                 done += 1;
-                if done % 64 == 0 && Instant::now() >= budget_end {
+                if done.is_multiple_of(64) && Instant::now() >= budget_end {
                     break;
                 }
             }

@@ -229,7 +229,7 @@ pub fn draw(kind: EndingKind, tick: u32, score: u64, area: Rect, buf: &mut Buffe
     for i in 0..(w * h / 40) {
         let x = (i * 37 + i * i * 7 + 11) % w;
         let y = (i * 13 + i / 3 + 3) % (ground.max(1) as usize);
-        let twinkle = (tick / 20 + i as u32) % 3 == 0;
+        let twinkle = (tick / 20 + i as u32).is_multiple_of(3);
         c.put(x as i32, y as i32, if twinkle { "+" } else { "." }, sky);
     }
     let ground_style = Style::default().fg(palette::nes(0x1A));
@@ -265,7 +265,7 @@ pub fn draw(kind: EndingKind, tick: u32, score: u64, area: Rect, buf: &mut Buffe
             let speed = 16 - level_digit as u32;
             let spacing = (w / (dancers + 1)).max(4);
             for d in 0..dancers {
-                let up = (tick / speed + d as u32) % 2 == 0;
+                let up = (tick / speed + d as u32).is_multiple_of(2);
                 let x = (spacing * (d + 1)) as i32 - 1;
                 let pose: &[&str] = if up {
                     &["\\o/", " | ", "/ \\"]
