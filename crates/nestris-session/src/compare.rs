@@ -12,8 +12,9 @@ use crate::gamecsv::{option_differences, read_any, CsvError};
 /// How a compared column is read from a game.
 type Column = (&'static str, fn(&GameResult) -> f64);
 
-/// The columns compared, with how to read each from a game.
-const COLUMNS: [Column; 8] = [
+/// The columns compared, with how to read each from a game. A file written before the
+/// `soft_drop` column counts none: the AI never soft-dropped before it.
+const COLUMNS: [Column; 9] = [
     ("score", |g| g.score as f64),
     ("lines", |g| g.lines as f64),
     ("before_19", |g| g.before[0] as f64),
@@ -22,6 +23,7 @@ const COLUMNS: [Column; 8] = [
     ("tetrises", |g| g.tetrises as f64),
     ("tetris_lines", |g| g.tetris_lines as f64),
     ("pieces", |g| g.pieces as f64),
+    ("soft_drop", |g| g.soft_drop.unwrap_or(0) as f64),
 ];
 
 /// Line counts under which games are counted as lost (levels 19, 29 and 39 from level 18).

@@ -8,8 +8,8 @@ use anyhow::Context;
 
 /// Compare two benchmark runs game by game: the mean per-game gain of NEW over BASE, with
 /// its standard error, for the score, lines, the scores before levels 19, 29 and 39,
-/// Tetrises and pieces, and the games each lost before 130, 230 and 330 lines. Games are
-/// paired by index (game i of a seed is the same game in every run); games only one run
+/// Tetrises, pieces and soft-drop points, and the games each lost before 130, 230 and 330
+/// lines. Games are paired by index (game i of a seed is the same game in every run); games only one run
 /// has are left out and counted. Runs still going can be compared: an incomplete last line
 /// is left out.
 #[derive(Debug, Clone, clap::Args)]
