@@ -329,19 +329,8 @@ impl GamesCsv {
             });
         }
         let mut file = open_locked(path)?;
-        let bytes = {
-            use std::io::Read;
-            let max = crate::readlimit::max::LARGE;
-            let mut bytes = Vec::new();
-            (&mut file)
-                .take(max + 1)
-                .read_to_end(&mut bytes)
-                .map_err(io(format!("cannot read {name}")))?;
-            if bytes.len() as u64 > max {
-                bail!("cannot read {name}: the file is larger than {max} bytes, more than such a file can hold");
-            }
-            bytes
-        };
+        let bytes = crate::readlimit::read_from(&mut file, crate::readlimit::max::LARGE)
+            .map_err(io(format!("cannot read {name}")))?;
         let Parsed {
             games,
             complete,

@@ -16,10 +16,14 @@ pub mod max {
 
 /// The bytes of `path`, or an error (kind `InvalidData`) if it holds more than `max` bytes.
 pub fn read(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    read_from(std::fs::File::open(path)?, max)
+}
+
+/// The bytes `reader` has left (a file already open, say), or an error (kind `InvalidData`)
+/// if it holds more than `max` bytes.
+pub fn read_from(reader: impl Read, max: u64) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(max + 1)
-        .read_to_end(&mut bytes)?;
+    reader.take(max + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
