@@ -2,7 +2,7 @@
 """Row 27 on the headline's games, from the files in this folder.
 
 Row 27 (the killscreen's playouts' first two pieces by two plies, `rollout_lookahead` 4 at
-levels 29-38; README "Row 27") changes the game from 230 lines on, so its games are row 26's
+levels 29-38; docs/experiments.md "Row 27") changes the game from 230 lines on, so its games are row 26's
 whole games (row26-games-0-999.csv) up to there: the 6 games that ended before 230 lines are
 row 26's, and every other game is row 27's, played on from row 23's position at 230 lines
 (row23-at230-games-0-999.tar.gz; rows 23-26 play the same games to 230 lines) by

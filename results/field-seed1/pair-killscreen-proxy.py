@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Pairs runs of the killscreen's sighted proxy game by game (README, "After row 24": games
+"""Pairs runs of the killscreen's sighted proxy game by game (docs/experiments.md, "After row 24": games
 500-999 played on from row 23's positions at 230 lines to 330, the next piece seen at once:
 `nestris bench --double-killscreen --line-cap 330 --ai-line-cap 0 --reaction 0 --games 500
 --first-game 500 --seed 1 --continue p230 --threads 2 [--weights W] --games-csv k-NAME.csv`).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Pairs two fast-proxy runs from the same positions game by game (README, "After row 23":
+"""Pairs two fast-proxy runs from the same positions game by game (docs/experiments.md, "After row 23":
 `nestris bench --position p326-500|p326-750 --double-killscreen --reaction 0 --games N
 [--weights W] --games-csv px-NAME-500|750.csv`).
 

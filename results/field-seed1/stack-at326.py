@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How the stack a game brings to the double killscreen's table (row 23's positions at 326
-lines, the games of row 24 from there) bears on what the game earns after it (README, "After
+lines, the games of row 24 from there) bears on what the game earns after it (docs/experiments.md, "After
 row 24: the stack the double killscreen starts on").
 
 usage: tar xzf row23-at326-games-0-999.tar.gz && python3 stack-at326.py"""

@@ -2,7 +2,7 @@
 """Row 28 on the headline's games, from the files in this folder.
 
 Row 28 (the fifth ply, the fourth ply's piece by two plies and the commitment at levels
-19-28 by the third ply; README "Row 28") was played in two parts: its own games to 230
+19-28 by the third ply; docs/experiments.md "Row 28") was played in two parts: its own games to 230
 lines (c3-to230-0.csv, c3-to230-500.csv, positions saved at 230 lines in c3-at230.tar.gz),
 then each game alive there played on from its position by
 

@@ -19,7 +19,7 @@
 //! +4,375 +- 1,518 before level 29 over 2000 games (seed 7000's and, held out, seed 1's),
 //! saving no game; on row 23's default, +3,113 +- 2,031 on the headline's 1000 games to
 //! 230 lines (games lost there 6 -> 9). A few thousand points before level 29 alone, inside
-//! the noise of whole games (README, "After row 23"); 6 by default since row 28, with the
+//! the noise of whole games (docs/experiments.md, "After row 23"); 6 by default since row 28, with the
 //! fifth ply and the fourth ply's piece by two plies (below).
 //!
 //! Two plies are not enough, and the third is spent where the decision is made:
@@ -61,7 +61,7 @@
 //!   With [`AiConfig::fourth_ply_lookahead`] 2 and [`AiConfig::deep_commit`] 6 it is the
 //!   default since row 28 (2 pairs): held out on those games, **+13,585 ± 4,132** before
 //!   level 29 (+6,126 ± 2,230 before 19), games lost before 230 lines 6 -> 6; whole
-//!   games 2,155,027 ± 9,186, +5,520 ± 12,464 against row 27's (README, "Row 28").
+//!   games 2,155,027 ± 9,186, +5,520 ± 12,464 against row 27's (docs/experiments.md, "Row 28").
 //! - **Playouts on tall stacks, preview seen** ([`AiConfig::tall_playouts`], 8 pairs by
 //!   default since row 21; levels 18-28 where the fourth ply is out because a column stands
 //!   taller than its limit): the third ply's best pairs are valued by the greedy playouts
@@ -70,7 +70,7 @@
 //!   lost to the droughts they cannot see. With them the default stacks two rows taller
 //!   before level 19 (`[before_19] danger_height = 12`): held out on 1000 games to 230 lines,
 //!   pre-19 +20,907 ± 2,281, pre-29 +23,814 ± 4,604, games lost before 230 lines 9 -> 6
-//!   (README, "Row 21").
+//!   (docs/experiments.md, "Row 21").
 //! - **Preview seen too late** (from level 29 the piece is nearly down at frame 18; from level
 //!   39 under the double killscreen it has locked): the commitment itself is the choice, so it
 //!   values the best [`AiConfig::blind_locks`] locks by the expectation over the next piece of
@@ -327,7 +327,7 @@ pub struct AiConfig {
     /// [`AiConfig::rollout_death`]: near the cap a top-out loses only the lines left. `None`
     /// (the default): the playouts play on past the cap, and a top-out costs
     /// [`AiConfig::rollout_death`] however few lines are left. Measured at 600 and 2000 a
-    /// Tetris and not adopted (README, "After row 27: the endgame with today's search"):
+    /// Tetris and not adopted (docs/experiments.md, "After row 27: the endgame with today's search"):
     /// more games reach the cap, by burns, with fewer Tetrises.
     pub endgame_death: Option<f64>,
     /// The line count at which the game will be stopped, when the player is told (a

@@ -457,22 +457,23 @@ fn weights_that_cannot_play_are_refused_and_suspicious_ones_warned() {
     assert!(out.contains("(capped) true score"), "{out}");
 }
 
+/// The weights files the README and the experiments' record (docs/experiments.md) name
+/// exist, so the commands they quote can be run.
 #[test]
 fn readme_weights_files_exist() {
     let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
-    let mut n = 0;
-    for w in readme.split_whitespace() {
-        let w = w.trim_matches(|c: char| "`()\\,".contains(c));
-        if w.starts_with("crates/") && w.ends_with(".toml") {
-            assert!(
-                root.join(w).is_file(),
-                "README names {w}, which does not exist"
-            );
-            n += 1;
+    for doc in ["README.md", "docs/experiments.md"] {
+        let text = std::fs::read_to_string(root.join(doc)).expect(doc);
+        let mut n = 0;
+        for w in text.split_whitespace() {
+            let w = w.trim_matches(|c: char| "`()\\,;:.\"".contains(c));
+            if w.starts_with("crates/") && w.ends_with(".toml") {
+                assert!(root.join(w).is_file(), "{doc} names {w}, which does not exist");
+                n += 1;
+            }
         }
+        assert!(n > 0, "{doc} names weights files");
     }
-    assert!(n > 0, "the README names weights files");
 }
 
 #[test]
