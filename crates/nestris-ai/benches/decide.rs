@@ -1,8 +1,11 @@
 //! Time the AI takes for one piece (every `next_input` call from the spawn to the next spawn:
 //! the commitment, the choice once the preview is seen, and the engine's frames between),
 //! by search depth and phase. The positions are the pieces of a game the default AI plays
-//! (seed 1), taken in turn, so one figure covers many boards. The figures are in the README
-//! ("Decision time").
+//! (seed 1) without the soft drop, taken in turn, so one figure covers many boards; each is
+//! timed with a fresh AI of the row's settings. The soft drop (row 29) changes the frames to
+//! each lock, and with them the pieces the game's picker deals, so boards made with it would
+//! be other boards than those every figure before row 29 was timed on. The figures are in
+//! the README ("Decision time").
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use nestris_ai::{Ai, AiConfig};
@@ -23,17 +26,20 @@ fn to_next_spawn(game: &mut Game, ai: &mut Ai) {
 }
 
 /// `count` positions at successive spawns of a game from `level` (after `skip` pieces), with
-/// the double killscreen on or off.
+/// the double killscreen on or off, played by `cfg` without the soft drop.
 fn positions(
     cfg: &AiConfig,
     level: u8,
     double: bool,
     skip: usize,
     count: usize,
-) -> Vec<(Game, Ai)> {
+) -> Vec<Game> {
     let mut game = Game::start(StartConfig::from_seed(1, level, GameType::A, 0));
     game.set_double_killscreen(double);
-    let mut ai = Ai::new(cfg.clone());
+    let mut ai = Ai::new(AiConfig {
+        pushdown: false,
+        ..cfg.clone()
+    });
     while !game.piece_active() {
         let i = ai.next_input(&game);
         game.step(i);
@@ -41,7 +47,7 @@ fn positions(
     let mut out = Vec::new();
     for n in 0..skip + count {
         if n >= skip {
-            out.push((game, ai.clone()));
+            out.push(game);
         }
         to_next_spawn(&mut game, &mut ai);
         if game.game_over() {
@@ -78,7 +84,7 @@ fn decide(c: &mut Criterion) {
             b.iter_batched(
                 || {
                     k = (k + 1) % ps.len();
-                    ps[k].clone()
+                    (ps[k], Ai::new(cfg.clone()))
                 },
                 |(mut game, mut ai)| {
                     to_next_spawn(&mut game, &mut ai);
