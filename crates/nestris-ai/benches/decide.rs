@@ -27,13 +27,7 @@ fn to_next_spawn(game: &mut Game, ai: &mut Ai) {
 
 /// `count` positions at successive spawns of a game from `level` (after `skip` pieces), with
 /// the double killscreen on or off, played by `cfg` without the soft drop.
-fn positions(
-    cfg: &AiConfig,
-    level: u8,
-    double: bool,
-    skip: usize,
-    count: usize,
-) -> Vec<Game> {
+fn positions(cfg: &AiConfig, level: u8, double: bool, skip: usize, count: usize) -> Vec<Game> {
     let mut game = Game::start(StartConfig::from_seed(1, level, GameType::A, 0));
     game.set_double_killscreen(double);
     let mut ai = Ai::new(AiConfig {

@@ -468,7 +468,10 @@ fn readme_weights_files_exist() {
         for w in text.split_whitespace() {
             let w = w.trim_matches(|c: char| "`()\\,;:.\"".contains(c));
             if w.starts_with("crates/") && w.ends_with(".toml") {
-                assert!(root.join(w).is_file(), "{doc} names {w}, which does not exist");
+                assert!(
+                    root.join(w).is_file(),
+                    "{doc} names {w}, which does not exist"
+                );
                 n += 1;
             }
         }
