@@ -8,13 +8,23 @@ soft-drop points, lines, the games ended below 130/230/330 lines and at the 430-
 the means before levels 19/29/39; then row 28's whole games of the same numbers
 (`../fifth-ply/row28-games-0-999.csv`) and the difference. The two play other pieces from
 the first soft drop on (the game's own picker steps every frame), so the difference is
-unpaired: its standard error is that of two independent means.
+unpaired: its standard error is that of two independent means. Last, the headline table's
+figures (../field-seed1/report.py: percentiles, lines, Tetris rate) and the decision times
+estimated from the runs' histograms (../fifth-ply/hist.py).
 """
 import csv
+import os
 import statistics as st
 import sys
 
-ROW28 = "../fifth-ply/row28-games-0-999.csv"
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "field-seed1"))
+sys.path.insert(0, os.path.join(HERE, "..", "fifth-ply"))
+from hist import add, hists, pct  # noqa: E402
+from pair import rows  # noqa: E402
+from report import report  # noqa: E402
+
+ROW28 = os.path.join(HERE, "..", "fifth-ply", "row28-games-0-999.csv")
 
 
 def read(paths):
@@ -47,13 +57,21 @@ def stats(games, label):
 
 
 def main():
-    paths = sys.argv[1:] or ["row29-s1-0.csv", "row29-s1-500.csv"]
+    paths = sys.argv[1:] or [os.path.join(HERE, f"row29-s1-{g}.csv") for g in (0, 500)]
     new = read(paths)
     old = read([ROW28])
     keys = sorted(k for k in new if k in old)
     m1, s1 = stats([new[k] for k in keys], "row 29")
     m0, s0 = stats([old[k] for k in keys], "row 28, the same game numbers")
     print(f"difference {m1 - m0:+,.0f} +- {(s0 * s0 + s1 * s1) ** 0.5:,.0f} (unpaired)")
+    games, decisions = {}, {}
+    for p in paths:
+        games.update(rows(p))
+        for h in hists(p).values():
+            add(decisions, h)
+    report([games[g] for g in sorted(games)], "row 29, the headline's figures")
+    print(f"  decisions {sum(decisions.values()):,}: median {pct(decisions, 50):.2f} ms, "
+          f"p99 {pct(decisions, 99):.1f} ms (estimated from the runs' histograms)")
 
 
 if __name__ == "__main__":
