@@ -6,7 +6,11 @@ import math
 import statistics
 
 
-def report(games, name):
+def figures(games):
+    """The headline's figures of `games` (pair.py's rows()): n, mean, se, sd, the score
+    percentiles `pct` (by fraction: 0.01 ... 0.99), `pre` (the means before levels 19 / 29
+    / 39), `lines`, `lines_median`, `below` (the fractions below 130 / 230 / 330 lines),
+    `capped` (games at 430 lines) and `tetris_rate` (None where not counted)."""
     s = sorted(g["score"] for g in games)
     n = len(s)
     m = sum(s) / n
@@ -18,15 +22,29 @@ def report(games, name):
         hi = min(n - 1, lo + 1)
         return round(s[lo] + (s[hi] - s[lo]) * (r - lo))
 
-    print(f"{name}: {n} games, mean {m:,.0f} +- {sd / math.sqrt(n):,.0f}, sd {sd:,.0f}")
-    print("  percentiles 1/5/10/50/90/99: " + " / ".join(f"{pct(q):,}" for q in (0.01, 0.05, 0.1, 0.5, 0.9, 0.99)))
-    print("  before level 19/29/39: " + " / ".join(f"{sum(g[k] for g in games) / n:,.0f}" for k in ("b19", "b29", "b39")))
     lines = [g["lines"] for g in games]
-    print(f"  lines {sum(lines) / n:.1f} (median {statistics.median(lines)}), below 130/230/330: "
-          + " / ".join(f"{sum(1 for x in lines if x < c) / n * 100:.1f}%" for c in (130, 230, 330))
-          + f", at the cap {sum(1 for x in lines if x >= 430)}")
-    if all(g["tl"] is not None for g in games):
-        print(f"  Tetris rate {sum(g['tl'] for g in games) / sum(lines) * 100:.1f}%")
+    counted = all(g["tl"] is not None for g in games)
+    return dict(
+        n=n, mean=m, se=sd / math.sqrt(n), sd=sd,
+        pct={q: pct(q) for q in (0.01, 0.05, 0.1, 0.5, 0.9, 0.99)},
+        pre=[sum(g[k] for g in games) / n for k in ("b19", "b29", "b39")],
+        lines=sum(lines) / n, lines_median=statistics.median(lines),
+        below=[sum(1 for x in lines if x < c) / n for c in (130, 230, 330)],
+        capped=sum(1 for x in lines if x >= 430),
+        tetris_rate=sum(g["tl"] for g in games) / sum(lines) if counted else None,
+    )
+
+
+def report(games, name):
+    f = figures(games)
+    print(f"{name}: {f['n']} games, mean {f['mean']:,.0f} +- {f['se']:,.0f}, sd {f['sd']:,.0f}")
+    print("  percentiles 1/5/10/50/90/99: " + " / ".join(f"{v:,}" for v in f["pct"].values()))
+    print("  before level 19/29/39: " + " / ".join(f"{v:,.0f}" for v in f["pre"]))
+    print(f"  lines {f['lines']:.1f} (median {f['lines_median']}), below 130/230/330: "
+          + " / ".join(f"{b * 100:.1f}%" for b in f["below"])
+          + f", at the cap {f['capped']}")
+    if f["tetris_rate"] is not None:
+        print(f"  Tetris rate {f['tetris_rate'] * 100:.1f}%")
 
 
 def report_and_write(games, source, path, comment):

@@ -1,35 +1,31 @@
 """Once all 1000 of row 29's headline games are in: swaps the README's headline table to row 29 (its left-hand column; row 26's column and note move to docs/experiments.md) and fills the ablation's row 29. Run from the repository's root: python3 results/pushdown/headline-swap.py [--write]; without --write it prints the figures."""
-import os, sys, re, math, statistics as st
-sys.path.insert(0, 'results/field-seed1'); sys.path.insert(0, 'results/fifth-ply')
+import math, os, re, statistics as st, sys
+sys.path.insert(0, 'results/field-seed1'); sys.path.insert(0, 'results/fifth-ply'); sys.path.insert(0, 'results/pushdown')
 from hist import add, hists, pct
 from pair import rows
-import csv
+from report import figures
+from summary import read
 paths = [f'results/pushdown/row29-s1-{g}.csv' for g in (0, 500)]
-games, dec, sd_pts = {}, {}, {}
+games, dec = {}, {}
 for p in paths:
     games.update(rows(p))
     for h in hists(p).values(): add(dec, h)
-    with open(p) as fh:
-        for r in csv.DictReader(l for l in fh if not l.startswith('#')):
-            sd_pts[int(r['game'])] = int(r['soft_drop'])
-G = [games[g] for g in sorted(games)]
-n = len(G)
-s = sorted(g['score'] for g in G); m = sum(s)/n
-sd = math.sqrt(sum((x-m)**2 for x in s)/(n-1)); se = sd/math.sqrt(n)
-def q(p):
-    r = p*(n-1); lo = int(r); hi = min(n-1, lo+1); return round(s[lo]+(s[hi]-s[lo])*(r-lo))
-lines = [g['lines'] for g in G]
-below = [sum(1 for x in lines if x < c)/n*100 for c in (130, 230, 330)]
-cap = sum(1 for x in lines if x >= 430)/n*100
-pre = [sum(g[k] for g in G)/n for k in ('b19', 'b29', 'b39')]
-tr = sum(g['tl'] for g in G)/sum(lines)*100
+sd_pts = {k: int(r['soft_drop']) for k, r in read(paths).items()}
+F = figures([games[g] for g in sorted(games)])
+n, m, se, sd = F['n'], F['mean'], F['se'], F['sd']
+q = lambda p: F['pct'][p]
+below = [b * 100 for b in F['below']]
+cap = F['capped'] / n * 100
+pre = F['pre']
+tr = F['tetris_rate'] * 100
+lines_mean, lines_median = F['lines'], F['lines_median']
 sdm = st.mean(sd_pts.values()); sdse = st.stdev(sd_pts.values())/math.sqrt(n)
 less = [g['score']-sd_pts[k] for k, g in sorted(games.items())]
 lm = st.mean(less); lse = st.stdev(less)/math.sqrt(n)
 med, p99 = pct(dec, 50), pct(dec, 99)
 f = lambda x: f'{x:,.0f}'
 fig = dict(n=n, mean=f(m), se=f(se), sd=f(sd), p1=f(q(.01)), p5=f(q(.05)), p10=f(q(.1)), p50=f(q(.5)), p90=f(q(.9)), p99=f(q(.99)),
-           lines=f'{sum(lines)/n:.1f}', lmed=f'{st.median(lines):.1f}', b130=f'{below[0]:.1f}%', b230=f'{below[1]:.1f}%', b330=f'{below[2]:.1f}%',
+           lines=f'{lines_mean:.1f}', lmed=f'{lines_median:.1f}', b130=f'{below[0]:.1f}%', b230=f'{below[1]:.1f}%', b330=f'{below[2]:.1f}%',
            cap=f'{cap:.1f}%', pre19=f(pre[0]), pre29=f(pre[1]), pre39=f(pre[2]), tr=f'{tr:.1f}%', sdm=f(sdm), sdse=f(sdse), less=f(lm), lessse=f(lse),
            med=f'{med:.2f}', p99ms=f'{p99:.1f}', gap=f(2426105-lm), gap19=f'{(657892-pre[0])/1000:.0f}', gap29=f'{(1293916-pre[1])/1000:.0f}', gap39=f'{(2038563-pre[2])/1000:.0f}',
            dec=f'{sum(dec.values()):,}')
@@ -54,7 +50,7 @@ new29 = {
     'games that reach the 430-line cap': fig['cap'],
     'mean score before level 19 / 29 / 39': f"**{fig['pre19']}** / {fig['pre29']} / {fig['pre39']}",
     'Tetris rate': fig['tr'],
-    'decision time, median / p99 (one core)': f"{fig['med']} / {fig['p99ms']} ms over the whole games (`results/pushdown/summary.py`, from the runs' histograms: two runs side by side on the 2 cores, beside builds and tests, on days the machine ran about 1.3 times slower than on row 28's, \"Decision time\"); **7.35 ms** (median) alone on the machine, to 230 lines on the boards row 28 plays (`nes-seeded`, \"Row 29\" in docs/experiments.md)",
+    'decision time, median / p99 (one core)': f"{fig['med']} / {fig['p99ms']} ms over the whole games (`results/pushdown/summary.py`, from the runs' histograms: two runs side by side on the 2 cores, on a machine whose speed changed up to 2.7 times from hour to hour: 6.6-7.0 ms in its fast hours, 18-25 ms in its slow ones); **21.1 ms** (median) alone on the machine in a slow hour, games 0-3 whole (\"Decision time\")",
     'wall time (2 cores)': "whole games, two runs side by side over four sessions, 35-50 s a game on a core: about 12 h",
 }
 out = ['| | nestris row 29 (the default) | nestris row 28 (the default until row 29) | nestris row 27 (the default before it) | BetaTetris hybrid (published) |',
