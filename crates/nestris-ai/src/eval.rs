@@ -194,6 +194,33 @@ fn well_side_pits(h: &[u32; 10], well: usize) -> u32 {
     pits
 }
 
+/// `danger`'s term of each column height 0..=22 for a danger height: `(h - height)^2` above
+/// it, 0 at or below it.
+fn danger_table(height: f64) -> [f64; ROWS + 1] {
+    std::array::from_fn(|h| {
+        let over = h as f64 - height;
+        if over > 0.0 {
+            over * over
+        } else {
+            0.0
+        }
+    })
+}
+
+/// The features with a non-zero weight in `w`, in feature order, with their weights (the
+/// first of the count returned).
+fn terms_of(w: &Weights) -> ([(u8, f64); FEATURES.len()], usize) {
+    let mut terms = [(0u8, 0.0); FEATURES.len()];
+    let mut n = 0;
+    for (i, &wi) in w.w.iter().enumerate() {
+        if wi != 0.0 {
+            terms[n] = (i as u8, wi);
+            n += 1;
+        }
+    }
+    (terms, n)
+}
+
 /// The height of column `x`'s lower neighbour (a wall counts as the other one's height).
 fn lower_neighbour(h: &[u32; 10], x: usize) -> u32 {
     match x {
@@ -1046,8 +1073,17 @@ pub const MOVE_FEATURES: [usize; 5] = [0, 1, 22, 23, 24];
 /// Precomputed flags: which feature groups have a non-zero weight.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
-    /// The weights.
-    pub weights: Weights,
+    /// The weights (read through [`Evaluator::weights`]: the tables below are made from them).
+    weights: Weights,
+    /// `danger`'s term of each column height 0..=22: the squared rows above the danger
+    /// height, 0 at or below it (the same f64 the term is computed as).
+    danger_sq: [f64; ROWS + 1],
+    /// The features with a non-zero weight, in feature order, and their weights: the terms
+    /// of [`Evaluator::weighted_sum`] (the first `term_count`).
+    terms: [(u8, f64); FEATURES.len()],
+    term_count: usize,
+    /// The neighbour steps (`bumpiness`, `bumpiness_sq`, `steep_steps`).
+    need_bump: bool,
     need_columns: bool,
     /// The hole depths (weighted holes, hole depth total, min and max): one step per hole.
     need_depths: bool,
@@ -1078,19 +1114,9 @@ pub struct Evaluator {
     reach_empty: Box<[OnceLock<IReachPaths>; REACH_KEYS]>,
 }
 
-/// Gravities the vertical I's reach can differ by: levels 0..=28, 29 on, and the double
-/// killscreen's two rows a frame from level 39.
-const REACH_KEYS: usize = 31;
-
-/// The index of a level's gravity in [`REACH_KEYS`]: every level from 29 falls one row a frame
-/// ([`nestris_engine::game::frames_per_drop`]), two under the double killscreen from level 39.
-fn reach_key(level: u8, double_killscreen: bool) -> usize {
-    if nestris_engine::game::two_rows_a_frame(level, double_killscreen) {
-        30
-    } else {
-        level.min(29) as usize
-    }
-}
+/// Gravities the vertical I's reach can differ by ([`crate::search::GRAVITY_KEYS`]).
+const REACH_KEYS: usize = crate::search::GRAVITY_KEYS;
+use crate::search::gravity_key as reach_key;
 
 fn empty_reach_cache() -> Box<[OnceLock<IReachPaths>; REACH_KEYS]> {
     Box::new(std::array::from_fn(|_| OnceLock::new()))
@@ -1124,8 +1150,14 @@ impl Evaluator {
         ]);
         let need_surface = nz(&["surface"]);
         let need_ready = nz(&["excess_ready"]);
+        let need_bump = nz(&["bumpiness", "bumpiness_sq", "steep_steps"]);
+        let (terms, term_count) = terms_of(&weights);
         Evaluator {
+            danger_sq: danger_table(weights.danger_height),
+            terms,
+            term_count,
             weights,
+            need_bump,
             need_columns,
             need_depths,
             need_solid,
@@ -1171,8 +1203,17 @@ impl Evaluator {
     /// All feature values of a board (every feature computed, for display and tests), with
     /// the danger height and well column of `params` (its weights are not used).
     pub fn features(board: &Board, m: &MoveSummary, params: &Weights) -> [f64; FEATURES.len()] {
+        let mut w = Weights::zero("all");
+        w.danger_height = params.danger_height;
+        w.well_column = params.well_column;
+        w.drought_top = params.drought_top;
+        let (terms, term_count) = terms_of(&w);
         let all = Evaluator {
-            weights: Weights::zero("all"),
+            terms,
+            term_count,
+            danger_sq: danger_table(w.danger_height),
+            weights: w,
+            need_bump: true,
             need_columns: true,
             need_depths: true,
             need_solid: true,
@@ -1187,11 +1228,14 @@ impl Evaluator {
             input: Some(crate::input::InputModel::default()),
             reach_empty: empty_reach_cache(),
         };
-        let mut w = all.weights.clone();
-        w.danger_height = params.danger_height;
-        w.well_column = params.well_column;
-        w.drought_top = params.drought_top;
-        all.compute(board, &board.columns(), m, &w, None)
+        let mut f = [0.0; FEATURES.len()];
+        all.compute(board, &board.columns(), m, None, &mut f);
+        f
+    }
+
+    /// The weights.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
     }
 
     /// The cost of a board (lower is better).
@@ -1230,7 +1274,28 @@ impl Evaluator {
         m: &MoveSummary,
         before: Option<&mut BoardBefore>,
     ) -> [f64; FEATURES.len()] {
-        self.compute(board, cols, m, &self.weights, before)
+        let mut f = [0.0; FEATURES.len()];
+        self.features_into_zeroed(board, cols, m, before, &mut f);
+        f
+    }
+
+    /// [`Evaluator::features_after`] written into `f`, which must hold zeros (a slot of a
+    /// buffer just zeroed: no copy, and no second zeroing).
+    #[inline]
+    pub(crate) fn features_into_zeroed(
+        &self,
+        board: &Board,
+        cols: &[u32; 10],
+        m: &MoveSummary,
+        before: Option<&mut BoardBefore>,
+        f: &mut [f64; FEATURES.len()],
+    ) {
+        debug_assert_eq!(*cols, board.columns(), "the columns are the board's");
+        debug_assert!(
+            f.iter().all(|&v| v == 0.0),
+            "the features are written over zeros"
+        );
+        self.compute(board, cols, m, before, f);
     }
 
     /// The cost from the feature values: the weighted sum in feature order. Terms with a zero
@@ -1240,10 +1305,8 @@ impl Evaluator {
     #[inline]
     pub fn weighted_sum(&self, f: &[f64; FEATURES.len()]) -> f64 {
         let mut c = 0.0;
-        for (fi, &wi) in f.iter().zip(self.weights.w.iter()) {
-            if wi != 0.0 {
-                c += fi * wi;
-            }
+        for &(i, wi) in &self.terms[..self.term_count] {
+            c += f[i as usize] * wi;
         }
         c
     }
@@ -1254,11 +1317,9 @@ impl Evaluator {
     pub fn weighted_sums(&self, fs: &[[f64; FEATURES.len()]], out: &mut Vec<f64>) {
         out.clear();
         out.resize(fs.len(), 0.0);
-        for (i, &wi) in self.weights.w.iter().enumerate() {
-            if wi != 0.0 {
-                for (c, f) in out.iter_mut().zip(fs) {
-                    *c += f[i] * wi;
-                }
+        for &(i, wi) in &self.terms[..self.term_count] {
+            for (c, f) in out.iter_mut().zip(fs) {
+                *c += f[i as usize] * wi;
             }
         }
     }
@@ -1295,15 +1356,17 @@ impl Evaluator {
         ]
     }
 
+    /// Writes the features into `f`, which holds zeros: those of a group none of whose
+    /// weights is set are left at 0 (every one with [`Evaluator::features`]' evaluator).
     fn compute(
         &self,
         board: &Board,
         cols: &[u32; 10],
         m: &MoveSummary,
-        w: &Weights,
         before: Option<&mut BoardBefore>,
-    ) -> [f64; FEATURES.len()] {
-        let mut f = [0.0f64; FEATURES.len()];
+        f: &mut [f64; FEATURES.len()],
+    ) {
+        let w = &self.weights;
         // Column heights from the column words: 22 minus the top block's row index.
         let h = cols.map(|c| {
             if c == 0 {
@@ -1320,35 +1383,36 @@ impl Evaluator {
         f[11] = h.iter().sum::<u32>() as f64;
         f[12] = maxh as f64;
         f[13] = (maxh - minh) as f64;
-        let mut bump = 0u32;
-        let mut bump_sq = 0u32;
-        // The surface table reads each step between the nine columns beside the well clamped
-        // to +-3 rows: a two-wide gap of eight rows at an edge looks like one of three.
-        // `steep_steps` is the part of each step it does not see.
-        let mut steep = 0u32;
         let well = w.well_column as usize;
-        for x in 0..9 {
-            let d = h[x].abs_diff(h[x + 1]);
-            bump += d;
-            if x != well && x + 1 != well {
-                bump_sq += d * d;
-                let over = d.saturating_sub(3);
-                steep += over * over;
+        if self.need_bump {
+            let mut bump = 0u32;
+            let mut bump_sq = 0u32;
+            // The surface table reads each step between the nine columns beside the well
+            // clamped to +-3 rows: a two-wide gap of eight rows at an edge looks like one of
+            // three. `steep_steps` is the part of each step it does not see.
+            let mut steep = 0u32;
+            for x in 0..9 {
+                let d = h[x].abs_diff(h[x + 1]);
+                bump += d;
+                if x != well && x + 1 != well {
+                    bump_sq += d * d;
+                    let over = d.saturating_sub(3);
+                    steep += over * over;
+                }
             }
+            f[16] = bump as f64;
+            f[19] = bump_sq as f64;
+            f[35] = steep as f64;
         }
-        f[16] = bump as f64;
-        f[19] = bump_sq as f64;
-        f[35] = steep as f64;
         f[20] = (lower_neighbour(&h, well).saturating_sub(h[well])).min(4) as f64;
-        if self.need_ready || w.w[32] != 0.0 {
+        if self.need_ready {
             f[32] = board.ready_rows(well, h[well]).saturating_sub(4) as f64;
         }
+        // The squared rows above the danger height, column by column in order: a column at
+        // or below it adds +0, which leaves the sum (from +0, never -0) as it is.
         let mut danger = 0.0;
         for &hx in &h {
-            let over = hx as f64 - w.danger_height;
-            if over > 0.0 {
-                danger += over * over;
-            }
+            danger += self.danger_sq[hx as usize];
         }
         f[25] = danger;
         if self.all_features || w.w[36] != 0.0 {
@@ -1363,11 +1427,11 @@ impl Evaluator {
         // Burns on a low stack: a burn's cost grows with the rows the stack stands below the
         // danger height, where keeping the lines for a Tetris risks nothing.
         f[30] = f[22] * (w.danger_height - maxh as f64).max(0.0);
-        if self.need_surface || w.w[29] != 0.0 {
+        if self.need_surface {
             f[29] = crate::surface::shortfall(&h, well);
         }
         if let Some(input) = &self.input {
-            if self.need_reach || w.w[28] != 0.0 || w.w[31] != 0.0 || w.w[33] != 0.0 {
+            if self.need_reach {
                 let level = match self.double_killscreen_reach_from {
                     Some(from) if m.double_killscreen && m.level >= from => {
                         m.level.max(nestris_engine::game::DOUBLE_KILLSCREEN_LEVEL)
@@ -1408,29 +1472,36 @@ impl Evaluator {
         if w.w[34] != 0.0 {
             f[34] = crate::value::shipped().value(board, cols, &h, well) / 1000.0;
         }
+        let mask = (1u32 << ROWS) - 1;
         if self.need_columns {
-            let mask = (1u32 << ROWS) - 1;
-            let (mut col_holes, mut holes, mut weighted_holes) = (0u32, 0u32, 0u32);
-            let (mut depth_total, mut depth_min, mut depth_max) = (0u32, 20u32, 0u32);
-            let (mut col_trans, mut covered, mut solid, mut wsolid) = (0u32, 0u32, 0u32, 0u32);
-            if self.need_solid {
-                for (i, &r) in board.rows.iter().enumerate() {
-                    let n = r.count_ones();
-                    solid += n;
-                    wsolid += n * (ROWS - i) as u32;
-                }
-            }
+            let (mut col_holes, mut holes, mut covered, mut col_trans) = (0u32, 0u32, 0u32, 0u32);
             for &c in cols.iter() {
                 if c == 0 {
                     continue;
                 }
-                let top = c.trailing_zeros();
-                let below = mask & !((1u32 << top) - 1);
+                // The rows from the column's top down (its top block included).
+                let below = mask & (u32::MAX << c.trailing_zeros());
                 let empty_below = !c & below;
                 holes += empty_below.count_ones();
                 col_holes += (empty_below & (c << 1)).count_ones();
-                if self.need_depths {
-                    let mut e = empty_below;
+                if empty_below != 0 {
+                    // The deepest hole: the highest bit.
+                    let r = 31 - empty_below.leading_zeros();
+                    covered += (c & ((1u32 << r) - 1)).count_ones();
+                }
+                // Changes between consecutive rows from the top down, floor not compared.
+                col_trans += ((c ^ (c >> 1)) & below & (mask >> 1)).count_ones();
+            }
+            f[4] = col_holes as f64;
+            f[9] = col_trans as f64;
+            f[17] = holes as f64;
+            f[18] = covered as f64;
+            if self.need_depths {
+                let (mut weighted_holes, mut depth_total) = (0u32, 0u32);
+                let (mut depth_min, mut depth_max) = (20u32, 0u32);
+                for &c in cols.iter().filter(|&&c| c != 0) {
+                    let top = c.trailing_zeros();
+                    let mut e = !c & mask & (u32::MAX << top);
                     while e != 0 {
                         let r = e.trailing_zeros();
                         weighted_holes += r + 1 - 2;
@@ -1441,62 +1512,53 @@ impl Evaluator {
                         e &= e - 1;
                     }
                 }
-                if empty_below != 0 {
-                    // The deepest hole: the highest bit.
-                    let r = 31 - empty_below.leading_zeros();
-                    covered += (c & ((1u32 << r) - 1)).count_ones();
-                }
-                // Changes between consecutive rows from the top down, floor not compared.
-                col_trans += ((c ^ (c >> 1)) & below & (mask >> 1)).count_ones();
+                f[5] = weighted_holes as f64;
+                f[6] = depth_total as f64;
+                f[7] = depth_min as f64;
+                f[8] = depth_max as f64;
             }
-            f[4] = col_holes as f64;
-            f[5] = weighted_holes as f64;
-            f[6] = depth_total as f64;
-            f[7] = depth_min as f64;
-            f[8] = depth_max as f64;
-            f[9] = col_trans as f64;
-            f[14] = solid as f64;
-            f[15] = wsolid as f64;
-            f[17] = holes as f64;
-            f[18] = covered as f64;
+            if self.need_solid {
+                let (mut solid, mut wsolid) = (0u32, 0u32);
+                for (i, &r) in board.rows.iter().enumerate() {
+                    let n = r.count_ones();
+                    solid += n;
+                    wsolid += n * (ROWS - i) as u32;
+                }
+                f[14] = solid as f64;
+                f[15] = wsolid as f64;
+            }
         }
         if self.need_rows {
-            let mut rt = 0u32;
-            for &r in &board.rows {
-                if r == 0 {
-                    continue;
-                }
-                let v = ((r as u32 | 0xFC00) << 1) | 1;
-                rt += ((v ^ (v >> 1)) & 0x7FF).count_ones();
+            // Row transitions column by column: along each non-empty row (a bit of `rows`),
+            // the walls filled, a change where a wall meets an empty edge column and where
+            // two neighbouring columns differ.
+            let rows = cols.iter().fold(0, |a, &c| a | c);
+            let mut rt = (!cols[0] & rows).count_ones() + (!cols[9] & rows).count_ones();
+            for x in 0..9 {
+                rt += ((cols[x] ^ cols[x + 1]) & rows).count_ones();
             }
             f[10] = rt as f64;
             f[26] = (board.rows[0].count_ones() + board.rows[1].count_ones()) as f64;
         }
         if self.need_wells {
-            let mask = (1u32 << ROWS) - 1;
-            let (mut wells, mut deep, mut i_cols) = (0u32, 0u32, 0u32);
+            let (mut wells, mut deep) = (0u32, 0u32);
             for x in 0..10 {
                 let c = cols[x];
                 let l = if x == 0 { mask } else { cols[x - 1] };
                 let r = if x == 9 { mask } else { cols[x + 1] };
-                let above = if c == 0 {
-                    mask
-                } else {
-                    (1u32 << c.trailing_zeros()) - 1
-                };
-                let cells = !c & l & r & above & mask;
+                // The rows above the column's top (all of them when it is empty).
+                let above = mask >> h[x];
+                let cells = !c & l & r & above;
                 let n = cells.count_ones();
                 wells += n;
                 if n >= 3 {
                     deep += 1;
-                    i_cols += 1;
                 }
             }
             f[2] = wells as f64;
             f[3] = deep as f64;
-            f[27] = i_cols.saturating_sub(1) as f64;
+            f[27] = deep.saturating_sub(1) as f64;
         }
-        f
     }
 }
 
@@ -1801,12 +1863,7 @@ mod tests {
             let d = w.at(39, true);
             assert_eq!(d.well_column, column);
             assert_eq!(w.well_column, 9, "the other tables keep the rightmost well");
-            let f = Evaluator::new(d.clone()).features_after(
-                &b,
-                &b.columns(),
-                &MoveSummary::default(),
-                None,
-            );
+            let f = Evaluator::features(&b, &MoveSummary::default(), d);
             (
                 f[idx("well_depth")],
                 f[idx("well_blocks")],

@@ -130,7 +130,8 @@ use crate::board::Board;
 use crate::eval::{Evaluator, MoveSummary, Weights, ENDGAME_PHASE, FEATURES};
 use crate::input::InputModel;
 use crate::search::{
-    locks_in, quick_placements_with_columns, BoardBefore, ReachSet, Search, Timing,
+    gravity_key, locks_in, quick_placements_cached, BoardBefore, QuickPaths, ReachSet, Search,
+    Timing, GRAVITY_KEYS,
 };
 use crate::tune::SplitMix64;
 
@@ -529,6 +530,9 @@ pub struct Ai {
     scratch: Vec<Vec<(u8, i8, i8)>>,
     /// Feature values and costs of the placements [`Ai::best_placement`] compares.
     feature_scratch: Vec<[f64; FEATURES.len()]>,
+    /// The quick paths on the empty board at each gravity ([`gravity_key`]) and this tap
+    /// speed, made when first needed.
+    quick_paths: Box<[std::sync::OnceLock<QuickPaths>; GRAVITY_KEYS]>,
     cost_scratch: Vec<f64>,
     root: Root,
     decisions: u64,
@@ -588,6 +592,7 @@ impl Ai {
             last: None,
             scratch: Vec::new(),
             feature_scratch: Vec::new(),
+            quick_paths: Box::new(std::array::from_fn(|_| std::sync::OnceLock::new())),
             cost_scratch: Vec::new(),
             decisions: 0,
             double_killscreen: false,
@@ -1661,8 +1666,8 @@ impl Ai {
 
     /// Calls `f` with the quick placements of `next` (placement number `slot`) after `a` and
     /// the cost of each, by the playouts' evaluator when `playout` is set: the features of
-    /// every placement, then their costs side by side, in scratch buffers kept for the next
-    /// call.
+    /// every placement, written into zeroed slots of a buffer, then their costs side by
+    /// side, in scratch buffers kept for the next call.
     fn with_placement_costs<R>(
         &mut self,
         a: &After,
@@ -1676,9 +1681,12 @@ impl Ai {
         let mut before = BoardBefore::new(&a.board, &cols);
         let mut feats = std::mem::take(&mut self.feature_scratch);
         feats.clear();
-        for &(o, x, y) in &out {
+        feats.resize(out.len(), [0.0; FEATURES.len()]);
+        for (&(o, x, y), f) in out.iter().zip(feats.iter_mut()) {
             let b = a.place(o, x, y, slot, self.b_type);
-            feats.push(self.placed_features(&mut before, &cols, &b, (o, x, y), slot));
+            let cols = Self::placed_columns(&cols, &b, (o, x, y), slot);
+            self.eval()
+                .features_into_zeroed(&b.board, &cols, &b.m, Some(&mut before), f);
         }
         let mut costs = std::mem::take(&mut self.cost_scratch);
         if playout {
@@ -1699,16 +1707,28 @@ impl Ai {
         before: &mut BoardBefore,
         cols: &[u32; 10],
         b: &After,
-        (o, x, y): (u8, i8, i8),
+        placement: (u8, i8, i8),
         slot: usize,
     ) -> [f64; FEATURES.len()] {
-        let cols = if b.m.clears[slot] == 0 {
+        let cols = Self::placed_columns(cols, b, placement, slot);
+        self.eval()
+            .features_after(&b.board, &cols, &b.m, Some(before))
+    }
+
+    /// The columns of `b`, the game after placing `(o, x, y)` as placement number `slot` on a
+    /// board whose columns are `cols`: made from `cols` when the lock cleared nothing.
+    #[inline]
+    fn placed_columns(
+        cols: &[u32; 10],
+        b: &After,
+        (o, x, y): (u8, i8, i8),
+        slot: usize,
+    ) -> [u32; 10] {
+        if b.m.clears[slot] == 0 {
             Board::columns_with_piece(cols, o, x, y)
         } else {
             b.board.columns()
-        };
-        self.eval()
-            .features_after(&b.board, &cols, &b.m, Some(before))
+        }
     }
 
     /// The cost of `b`, the game after placing `(o, x, y)` as placement number `slot` on a
@@ -1735,12 +1755,16 @@ impl Ai {
         next: PieceKind,
     ) -> Vec<(u8, i8, i8)> {
         let mut out = self.scratch.pop().unwrap_or_default();
-        quick_placements_with_columns(
+        let timing = Timing::spawn(a.level).with_double_killscreen(self.double_killscreen);
+        let paths = self.quick_paths[gravity_key(a.level, self.double_killscreen)]
+            .get_or_init(|| QuickPaths::new(timing, &self.cfg.input));
+        quick_placements_cached(
             &a.board,
             cols,
             next.spawn(),
-            Timing::spawn(a.level).with_double_killscreen(self.double_killscreen),
+            timing,
             &self.cfg.input,
+            paths,
             &mut out,
         );
         out
@@ -2342,8 +2366,8 @@ mod tests {
                 ..AiConfig::default()
             });
             assert_eq!(
-                ai.rollout_evals[ai.eval_ks].weights.get("burns"),
-                k * ai.evals[ai.eval_ks].weights.get("burns")
+                ai.rollout_evals[ai.eval_ks].weights().get("burns"),
+                k * ai.evals[ai.eval_ks].weights().get("burns")
             );
             let a = After {
                 board: Board::from_rows_bottom(&["#####.####", "####..####"]),

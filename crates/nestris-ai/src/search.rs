@@ -97,9 +97,51 @@ impl Timing {
 /// still falling, `Err(row)` if a drop failed and it locks at that row.
 #[inline(always)]
 pub fn fall(board: &Board, o: u8, x: i8, y: i8, drops: u8) -> Result<i8, i8> {
+    fall_on(&mut &*board, o, x, y, drops)
+}
+
+/// What a quick path asks of the board: whether a piece fits ([`Board::fits`]). A board
+/// answers; [`EmptyFootprint`] answers for the empty board and records the cells it was
+/// asked about.
+trait Probe {
+    fn fits(&mut self, o: u8, x: i8, y: i8) -> bool;
+}
+
+impl Probe for &Board {
+    #[inline(always)]
+    fn fits(&mut self, o: u8, x: i8, y: i8) -> bool {
+        Board::fits(self, o, x, y)
+    }
+}
+
+/// The empty board, recording in `cols` (bit r + 2 of column x = row r) every cell of every
+/// position asked about that lies inside the field. On a board with none of those cells
+/// filled, each question gets the empty board's answer: a position that fits on the empty
+/// board fits there too (its cells are among those recorded), and one that does not (a wall,
+/// the floor) does not fit anywhere.
+#[derive(Clone, Copy, Debug, Default)]
+struct EmptyFootprint {
+    cols: [u32; 10],
+}
+
+impl Probe for EmptyFootprint {
+    fn fits(&mut self, o: u8, x: i8, y: i8) -> bool {
+        if !Board::new().fits(o, x, y) {
+            return false;
+        }
+        for &(dx, dy) in &nestris_engine::piece::MINOS[o as usize] {
+            self.cols[(x + dx) as usize] |= 1 << (y + dy + 2);
+        }
+        true
+    }
+}
+
+/// [`fall`] asking `probe`.
+#[inline(always)]
+fn fall_on<P: Probe>(probe: &mut P, o: u8, x: i8, y: i8, drops: u8) -> Result<i8, i8> {
     let mut y = y;
     for _ in 0..drops {
-        if board.fits(o, x, y + 1) {
+        if probe.fits(o, x, y + 1) {
             y += 1;
         } else {
             return Err(y);
@@ -201,12 +243,18 @@ fn press_options(o: u8, allow: bool) -> &'static [u8] {
 /// Applies one frame's shift and rotation (the game's order), returning the new (x, o).
 #[inline(always)]
 pub fn apply_input(board: &Board, x: i8, o: u8, y: i8, input: u8) -> (i8, u8) {
+    apply_input_on(&mut &*board, x, o, y, input)
+}
+
+/// [`apply_input`] asking `probe`.
+#[inline(always)]
+fn apply_input_on<P: Probe>(probe: &mut P, x: i8, o: u8, y: i8, input: u8) -> (i8, u8) {
     let mut nx = x;
     if input & buttons::RIGHT != 0 {
-        if board.fits(o, x + 1, y) {
+        if probe.fits(o, x + 1, y) {
             nx = x + 1;
         }
-    } else if input & buttons::LEFT != 0 && x > 0 && board.fits(o, x - 1, y) {
+    } else if input & buttons::LEFT != 0 && x > 0 && probe.fits(o, x - 1, y) {
         nx = x - 1;
     }
     let mut no = o;
@@ -217,7 +265,7 @@ pub fn apply_input(board: &Board, x: i8, o: u8, y: i8, input: u8) -> (i8, u8) {
         } else {
             orient.ccw()
         } as u8;
-        if board.fits(r, nx, y) {
+        if probe.fits(r, nx, y) {
             no = r;
         }
     }
@@ -475,46 +523,163 @@ pub fn quick_placements_with_columns(
     out: &mut Vec<(u8, i8, i8)>,
 ) {
     out.clear();
+    for ri in 0..spawn.kind().orientations().len() {
+        quick_orientation(board, cols, spawn, timing, input, ri, out);
+    }
+}
+
+/// [`quick_placements_with_columns`] with the paths walked on the empty board at hand
+/// (`paths`, made for `timing` and `input`): an orientation whose paths test no filled cell
+/// of `board` walks on it as on the empty board, so only each path's last fall is made
+/// here; the others are walked frame by frame. The same placements in the same order.
+pub fn quick_placements_cached(
+    board: &Board,
+    cols: &[u32; 10],
+    spawn: Orientation,
+    timing: Timing,
+    input: &InputModel,
+    paths: &QuickPaths,
+    out: &mut Vec<(u8, i8, i8)>,
+) {
+    debug_assert!(
+        paths.timing.drops().take(400).eq(timing.drops().take(400)) && &paths.input == input,
+        "paths of this gravity and tap speed"
+    );
+    out.clear();
     let kind = spawn.kind();
-    let x0: i8 = 5;
-    for (ri, &target_o) in kind.orientations().iter().enumerate() {
-        // Presses needed: none, one A (cw), two A (180 degrees) or one B (ccw); the order of
-        // `orientations()` is checked by a test below.
-        let rot_inputs: &[u8] = match (kind.orientation_count(), ri) {
-            (_, 0) => &[],
-            (2, 1) | (4, 1) => &[buttons::A],
-            (4, 2) => &[buttons::A, buttons::A],
-            _ => &[buttons::B],
-        };
-        let start = PathState {
-            x: x0,
-            o: spawn as u8,
-            y: 0,
-            rots: 0,
-            t: 0,
-            drops: timing.drops(),
-        };
-        let path = |target_x: i8, s, next: &mut _| {
-            quick_path(board, cols, input, rot_inputs, target_x, s, next)
-        };
-        let mut found = [None; 10];
-        found[x0 as usize] = path(x0, start.clone(), &mut None);
-        // The path to a column one step further out is the same as the path to this column
-        // until this column is reached: it goes on from there (and fails where this one
-        // fails or locks before).
-        for chain in [&[6, 7, 8, 9][..], &[4, 3, 2, 1, 0]] {
-            let mut from = Some(start.clone());
-            for &target_x in chain {
-                let Some(s) = from.take() else {
-                    break;
-                };
-                found[target_x as usize] = path(target_x, s, &mut from);
+    for ri in 0..kind.orientations().len() {
+        let ends = &paths.ends[kind as usize][ri];
+        let clear = ends
+            .iter()
+            .all(|(fp, _)| fp.iter().zip(cols).all(|(f, c)| f & c == 0));
+        if !clear {
+            quick_orientation(board, cols, spawn, timing, input, ri, out);
+            continue;
+        }
+        for &(_, end) in ends {
+            if let Some(lock) = end.and_then(|e| quick_finish(board, cols, e)) {
+                out.push(lock);
             }
         }
-        for lock in found.into_iter().flatten() {
-            debug_assert_eq!(lock.0, target_o as u8);
-            out.push(lock);
+    }
+}
+
+/// Gravities a spawned piece's fall can differ by: levels 0..=28, 29 on (one row a frame), and
+/// the double killscreen's two rows a frame from level 39 ([`gravity_key`]).
+pub const GRAVITY_KEYS: usize = 31;
+
+/// The index of a level's gravity in [`GRAVITY_KEYS`]: every level from 29 falls one row a
+/// frame ([`nestris_engine::game::frames_per_drop`]), two under the double killscreen from
+/// level 39. Pieces spawned at levels of one key fall on the same frames.
+pub fn gravity_key(level: u8, double_killscreen: bool) -> usize {
+    if nestris_engine::game::two_rows_a_frame(level, double_killscreen) {
+        30
+    } else {
+        level.min(29) as usize
+    }
+}
+
+/// The quick paths of one gravity and tap speed walked on the empty board
+/// ([`quick_placements_cached`]): for each piece (from its spawn), orientation (in
+/// [`nestris_engine::PieceKind::orientations`] order) and target column, the cells the walk
+/// tests and where it ends (`None`: it fails).
+#[derive(Clone, Debug)]
+pub struct QuickPaths {
+    timing: Timing,
+    input: InputModel,
+    ends: Box<[[[([u32; 10], Option<WalkEnd>); 10]; 4]; 7]>,
+}
+
+impl QuickPaths {
+    /// Walks every quick path on the empty board for pieces spawned with `timing`.
+    pub fn new(timing: Timing, input: &InputModel) -> QuickPaths {
+        let mut ends = Box::new([[[([0u32; 10], None); 10]; 4]; 7]);
+        for kind in nestris_engine::PieceKind::ALL {
+            let spawn = kind.spawn();
+            for (ri, row) in ends[kind as usize]
+                .iter_mut()
+                .enumerate()
+                .take(kind.orientations().len())
+            {
+                let rot_inputs = rotation_inputs(kind.orientation_count(), ri);
+                for (x, end) in row.iter_mut().enumerate() {
+                    let mut probe = EmptyFootprint::default();
+                    let start = path_start(spawn, timing);
+                    let walked =
+                        quick_walk(&mut probe, input, rot_inputs, x as i8, start, &mut None);
+                    *end = (probe.cols, walked);
+                }
+            }
         }
+        QuickPaths {
+            timing,
+            input: input.clone(),
+            ends,
+        }
+    }
+}
+
+/// Presses that turn a piece from its spawn into orientation number `ri` of its
+/// `orientations()`: none, one A (cw), two A (180 degrees) or one B (ccw); the order of
+/// `orientations()` is checked by a test below.
+fn rotation_inputs(orientation_count: usize, ri: usize) -> &'static [u8] {
+    match (orientation_count, ri) {
+        (_, 0) => &[],
+        (2, 1) | (4, 1) => &[buttons::A],
+        (4, 2) => &[buttons::A, buttons::A],
+        _ => &[buttons::B],
+    }
+}
+
+/// A quick path's start: the spawn, column 5, row 0, frame 0.
+fn path_start(spawn: Orientation, timing: Timing) -> PathState<impl Iterator<Item = u8> + Clone> {
+    PathState {
+        x: 5,
+        o: spawn as u8,
+        y: 0,
+        rots: 0,
+        t: 0,
+        drops: timing.drops(),
+    }
+}
+
+/// The quick placements of orientation number `ri` (of the spawn's piece) into `out`, by
+/// column.
+fn quick_orientation(
+    board: &Board,
+    cols: &[u32; 10],
+    spawn: Orientation,
+    timing: Timing,
+    input: &InputModel,
+    ri: usize,
+    out: &mut Vec<(u8, i8, i8)>,
+) {
+    let kind = spawn.kind();
+    let target_o = kind.orientations()[ri];
+    let rot_inputs = rotation_inputs(kind.orientation_count(), ri);
+    let x0: i8 = 5;
+    let start = path_start(spawn, timing);
+    let path = |target_x: i8, s, next: &mut _| {
+        quick_walk(&mut &*board, input, rot_inputs, target_x, s, next)
+            .and_then(|e| quick_finish(board, cols, e))
+    };
+    let mut found = [None; 10];
+    found[x0 as usize] = path(x0, start.clone(), &mut None);
+    // The path to a column one step further out is the same as the path to this column
+    // until this column is reached: it goes on from there (and fails where this one
+    // fails or locks before).
+    for chain in [&[6, 7, 8, 9][..], &[4, 3, 2, 1, 0]] {
+        let mut from = Some(start.clone());
+        for &target_x in chain {
+            let Some(s) = from.take() else {
+                break;
+            };
+            found[target_x as usize] = path(target_x, s, &mut from);
+        }
+    }
+    for lock in found.into_iter().flatten() {
+        debug_assert_eq!(lock.0, target_o as u8);
+        out.push(lock);
     }
 }
 
@@ -529,19 +694,24 @@ struct PathState<D> {
     drops: D,
 }
 
-/// One path of [`quick_placements`] from `s`: rotate with `rot_inputs` on the first allowed
-/// frames, tap towards `target_x` on every allowed frame, then fall. The lock, if the path
-/// gets there; `branch` is set to the state at the start of the first frame where the piece
-/// stands in `target_x` (where the path to the next column out parts from this one).
-fn quick_path<D: Iterator<Item = u8> + Clone>(
-    board: &Board,
-    cols: &[u32; 10],
+/// Where a quick path's walk ends: `(locked, o, x, y)`, in its target column and
+/// orientation. `locked`: a gravity drop failed on the way, and the piece locks at row `y`;
+/// otherwise it falls on from `y` ([`quick_finish`]).
+type WalkEnd = (bool, u8, i8, i8);
+
+/// One path of [`quick_placements`] from `s`, asking `probe`: rotate with `rot_inputs` on the
+/// first allowed frames, tap towards `target_x` on every allowed frame. Where the walk ends
+/// ([`WalkEnd`]), or `None` where it fails; `branch` is set to the state at the start of the
+/// first frame where the piece stands in `target_x` (where the path to the next column out
+/// parts from this one).
+fn quick_walk<D: Iterator<Item = u8> + Clone, P: Probe>(
+    probe: &mut P,
     input: &InputModel,
     rot_inputs: &[u8],
     target_x: i8,
     s: PathState<D>,
     branch: &mut Option<PathState<D>>,
-) -> Option<(u8, i8, i8)> {
+) -> Option<WalkEnd> {
     // Gravity drops of frames 1..=FRAMES after the spawn, then one a frame (as a table of
     // that length would give), drawn as the path goes.
     const FRAMES: usize = 24 * 4 + 200;
@@ -563,7 +733,6 @@ fn quick_path<D: Iterator<Item = u8> + Clone>(
             drops: drops.clone(),
         });
     }
-    let mut locked = None;
     loop {
         let mut inp = 0u8;
         if input.can_press(t as u32) {
@@ -577,7 +746,7 @@ fn quick_path<D: Iterator<Item = u8> + Clone>(
             }
         }
         if inp != 0 {
-            let (nx, no) = apply_input(board, x, o, y, inp);
+            let (nx, no) = apply_input_on(probe, x, o, y, inp);
             if inp & (buttons::LEFT | buttons::RIGHT) != 0 && nx == x {
                 return None;
             }
@@ -595,12 +764,13 @@ fn quick_path<D: Iterator<Item = u8> + Clone>(
         } else {
             1
         };
-        match fall(board, o, x, y, drop) {
+        match fall_on(probe, o, x, y, drop) {
             Ok(ny) => y = ny,
             Err(ly) => {
-                y = ly;
-                locked = Some(ly);
-                break;
+                if x != target_x || rots != rot_inputs.len() {
+                    return None;
+                }
+                return Some((true, o, x, ly));
             }
         }
         t += 1;
@@ -615,20 +785,27 @@ fn quick_path<D: Iterator<Item = u8> + Clone>(
             });
         }
         if x == target_x && rots == rot_inputs.len() {
-            break;
+            return Some((false, o, x, y));
         }
         if t > 2000 {
             return None;
         }
     }
-    let y_final = match locked {
-        Some(ly) => {
-            if x != target_x || rots != rot_inputs.len() {
-                return None;
-            }
-            ly
-        }
-        None => y + drop_distance(cols, o, x, y),
+}
+
+/// The lock a quick path's walk ends in on `board` (whose columns are `cols`): where it
+/// locked, or as far as the piece falls from where the walk left it; `None` where the piece
+/// does not fit there.
+#[inline]
+fn quick_finish(
+    board: &Board,
+    cols: &[u32; 10],
+    (locked, o, x, y): WalkEnd,
+) -> Option<(u8, i8, i8)> {
+    let y_final = if locked {
+        y
+    } else {
+        y + drop_distance(cols, o, x, y)
     };
     board.fits(o, x, y_final).then_some((o, x, y_final))
 }
@@ -1117,14 +1294,27 @@ mod tests {
     }
 
     /// The quick placements (paths shared between columns, drops drawn as they go, the last
-    /// fall read off the columns) are the first implementation's, in the same order, on
-    /// random boards, for every piece, gravity and tap speed.
+    /// fall read off the columns), and the same with the paths walked on the empty board at
+    /// hand ([`quick_placements_cached`]), are the first implementation's, in the same order,
+    /// on random boards, for every piece, gravity and tap speed.
     #[test]
     fn quick_placements_match_the_reference() {
         let mut seed = 0x3c6e_f372_fe94_f82bu64;
         let inputs = ["X.", "X..", "X.....", "X.X.."].map(|m| m.parse::<InputModel>().unwrap());
+        let levels = [0, 18, 19, 28, 29, 39];
+        let paths: Vec<QuickPaths> = levels
+            .iter()
+            .flat_map(|&level| {
+                inputs.iter().flat_map(move |input| {
+                    [false, true].map(|dks| {
+                        QuickPaths::new(Timing::spawn(level).with_double_killscreen(dks), input)
+                    })
+                })
+            })
+            .collect();
         let mut out = Vec::new();
-        let mut total = 0;
+        let mut cached = Vec::new();
+        let (mut total, mut walked_empty) = (0, 0);
         for n in 0..600u32 {
             let mut b = Board::new();
             for x in 0..10 {
@@ -1139,22 +1329,51 @@ mod tests {
                 }
             }
             b.clear_lines();
-            for level in [0, 18, 19, 28, 29, 39] {
+            let cols = b.columns();
+            let mut p = paths.iter();
+            for level in levels {
                 for input in &inputs {
                     for dks in [false, true] {
                         let timing = Timing::spawn(level).with_double_killscreen(dks);
+                        let paths = p.next().unwrap();
                         for k in nestris_engine::PieceKind::ALL {
                             quick_placements(&b, k.spawn(), timing, input, &mut out);
                             let reference =
                                 quick_placements_reference(&b, k.spawn(), timing, input);
                             assert_eq!(out, reference, "board {n} level {level} {k:?}\n{b:?}");
+                            quick_placements_cached(
+                                &b,
+                                &cols,
+                                k.spawn(),
+                                timing,
+                                input,
+                                paths,
+                                &mut cached,
+                            );
+                            assert_eq!(cached, reference, "cached: board {n} level {level} {k:?}");
                             total += out.len();
+                            // Orientations whose paths the board leaves as on the empty board.
+                            walked_empty += paths.ends[k as usize]
+                                .iter()
+                                .take(k.orientations().len())
+                                .filter(|ends| {
+                                    ends.iter().all(|(fp, _)| {
+                                        fp.iter().zip(&cols).all(|(f, c)| f & c == 0)
+                                    })
+                                })
+                                .count();
                         }
                     }
                 }
             }
         }
         assert!(total > 100_000, "{total}");
+        // Both ways are tested: about 63% of the orientations take the paths made beforehand.
+        let orientations = 600 * levels.len() * inputs.len() * 2 * 19;
+        assert!(
+            walked_empty > orientations / 5 && walked_empty < orientations * 4 / 5,
+            "{walked_empty} of {orientations}"
+        );
     }
 
     /// The fall read off the columns is the row-at-a-time one, for every orientation and
