@@ -5,7 +5,7 @@ from hist import add, hists, pct
 from pair import rows
 from report import figures
 from summary import read
-paths = [f'results/pushdown/row29-s1-{g}.csv' for g in (0, 500)]
+paths = [f'results/pushdown/row29-s1-{g}.csv' for g in (0, 500, 985)]
 games, dec = {}, {}
 for p in paths:
     games.update(rows(p))
@@ -50,8 +50,8 @@ new29 = {
     'games that reach the 430-line cap': fig['cap'],
     'mean score before level 19 / 29 / 39': f"**{fig['pre19']}** / {fig['pre29']} / {fig['pre39']}",
     'Tetris rate': fig['tr'],
-    'decision time, median / p99 (one core)': f"{fig['med']} / {fig['p99ms']} ms over the whole games (`results/pushdown/summary.py`, from the runs' histograms: two runs side by side on the 2 cores, on a machine whose speed changed up to 2.7 times from hour to hour: 6.6-7.0 ms in its fast hours, 18-25 ms in its slow ones); **21.1 ms** (median) alone on the machine in a slow hour, games 0-3 whole (\"Decision time\")",
-    'wall time (2 cores)': "whole games, two runs side by side over four sessions, 35-50 s a game on a core: about 12 h",
+    'decision time, median / p99 (one core)': f"{fig['med']} / {fig['p99ms']} ms over the whole games (`results/pushdown/summary.py`, from the runs' histograms: two runs side by side on the 2 cores, on a machine whose speed changed up to 2.7 times from hour to hour: 6.6-7.0 ms in its fast hours, 18-25 ms in its slow ones; the last 78 games by f98810d's build, the same decisions with fewer instructions); **21.1 ms** (median) alone on the machine in a slow hour, games 0-3 whole (\"Decision time\")",
+    'wall time (2 cores)': "whole games, two runs side by side over four sessions, 35-50 s a game on a core (up to 160 s in the last session's slow hours): about 13 h",
 }
 out = ['| | nestris row 29 (the default) | nestris row 28 (the default until row 29) | nestris row 27 (the default before it) | BetaTetris hybrid (published) |',
        '|---|---:|---:|---:|---:|']
@@ -69,7 +69,9 @@ other games than row 28's from the first soft drop on (the picker's generator st
 frame, and the frames to each lock change), so they were played whole, two ranges side by
 side over four sessions (`bench --format field --games 500 --first-game 0|500 --seed 1
 --threads 1 --games-csv F --resume`, `results/pushdown/`; `summary.py` there prints the
-table's figures). All 1000: **{fig['mean']} ± {fig['se']}** a game, of which
+table's figures). The last 78 games (476-499 and 946-999, games 985-999 in a third file)
+were played by f98810d's build, which makes the same decisions with fewer instructions
+("Decision time"), so that they finished within the session. All 1000: **{fig['mean']} ± {fig['se']}** a game, of which
 **{fig['sdm']}** soft-drop points; below 230 / 330 lines {fig['b230']} / {fig['b330']};
 {fig['cap']} at the 430-line cap; before level 19 / 29 / 39 {fig['pre19']} / {fig['pre29']} /
 {fig['pre39']}; Tetris rate {fig['tr']}. Unpaired against row 28's 1000 (2,155,027 ± 9,186):

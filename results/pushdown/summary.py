@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Row 29's headline games so far, beside row 28's games of the same numbers.
 
-    python3 summary.py [row29-s1-0.csv row29-s1-500.csv]
+    python3 summary.py [row29-s1-0.csv row29-s1-500.csv row29-s1-985.csv]
 
 Prints, over the games the row-29 files hold: the mean score with its standard error, the
 soft-drop points, lines, the games ended below 130/230/330 lines and at the 430-line cap,
@@ -57,7 +57,11 @@ def stats(games, label):
 
 
 def main():
-    paths = sys.argv[1:] or [os.path.join(HERE, f"row29-s1-{g}.csv") for g in (0, 500)]
+    paths = sys.argv[1:] or [
+        p
+        for p in (os.path.join(HERE, f"row29-s1-{g}.csv") for g in (0, 500, 985))
+        if os.path.exists(p)
+    ]
     new = read(paths)
     old = read([ROW28])
     keys = sorted(k for k in new if k in old)
