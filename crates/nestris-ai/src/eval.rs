@@ -221,6 +221,14 @@ fn terms_of(w: &Weights) -> ([(u8, f64); FEATURES.len()], usize) {
     (terms, n)
 }
 
+/// The rows of a column word (not empty) from its top block down, the top block included:
+/// its empty cells among them are its holes.
+#[inline]
+fn rows_from_top(c: u32) -> u32 {
+    debug_assert!(c != 0, "an empty column has no top");
+    ((1u32 << ROWS) - 1) & (u32::MAX << c.trailing_zeros())
+}
+
 /// The height of column `x`'s lower neighbour (a wall counts as the other one's height).
 fn lower_neighbour(h: &[u32; 10], x: usize) -> u32 {
     match x {
@@ -1479,8 +1487,7 @@ impl Evaluator {
                 if c == 0 {
                     continue;
                 }
-                // The rows from the column's top down (its top block included).
-                let below = mask & (u32::MAX << c.trailing_zeros());
+                let below = rows_from_top(c);
                 let empty_below = !c & below;
                 holes += empty_below.count_ones();
                 col_holes += (empty_below & (c << 1)).count_ones();
@@ -1501,7 +1508,7 @@ impl Evaluator {
                 let (mut depth_min, mut depth_max) = (20u32, 0u32);
                 for &c in cols.iter().filter(|&&c| c != 0) {
                     let top = c.trailing_zeros();
-                    let mut e = !c & mask & (u32::MAX << top);
+                    let mut e = !c & rows_from_top(c);
                     while e != 0 {
                         let r = e.trailing_zeros();
                         weighted_holes += r + 1 - 2;
