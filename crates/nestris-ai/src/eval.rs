@@ -221,6 +221,18 @@ fn terms_of(w: &Weights) -> ([(u8, f64); FEATURES.len()], usize) {
     (terms, n)
 }
 
+/// Column heights from the column words: 22 minus the top block's row index.
+#[inline]
+fn heights_of(cols: &[u32; 10]) -> [u32; 10] {
+    cols.map(|c| {
+        if c == 0 {
+            0
+        } else {
+            ROWS as u32 - c.trailing_zeros()
+        }
+    })
+}
+
 /// The rows of a column word (not empty) from its top block down, the top block included:
 /// its empty cells among them are its holes.
 #[inline]
@@ -1375,17 +1387,17 @@ impl Evaluator {
         f: &mut [f64; FEATURES.len()],
     ) {
         let w = &self.weights;
-        // Column heights from the column words: 22 minus the top block's row index.
-        let h = cols.map(|c| {
-            if c == 0 {
-                0
-            } else {
-                ROWS as u32 - c.trailing_zeros()
-            }
-        });
+        let h = heights_of(cols);
         for (&i, v) in MOVE_FEATURES.iter().zip(Self::move_features(m)) {
             f[i] = v;
         }
+        // The surface table's byte is asked for first and read last (`Entry`: most reads
+        // miss the caches).
+        let surface = self.need_surface.then(|| {
+            let e = crate::surface::Entry::locate(&h, w.well_column as usize);
+            e.prefetch();
+            e
+        });
         let maxh = *h.iter().max().unwrap_or(&0);
         let minh = *h.iter().min().unwrap_or(&0);
         f[11] = h.iter().sum::<u32>() as f64;
@@ -1435,9 +1447,6 @@ impl Evaluator {
         // Burns on a low stack: a burn's cost grows with the rows the stack stands below the
         // danger height, where keeping the lines for a Tetris risks nothing.
         f[30] = f[22] * (w.danger_height - maxh as f64).max(0.0);
-        if self.need_surface {
-            f[29] = crate::surface::shortfall(&h, well);
-        }
         if let Some(input) = &self.input {
             if self.need_reach {
                 let level = match self.double_killscreen_reach_from {
@@ -1565,6 +1574,9 @@ impl Evaluator {
             f[2] = wells as f64;
             f[3] = deep as f64;
             f[27] = deep.saturating_sub(1) as f64;
+        }
+        if let Some(e) = surface {
+            f[29] = e.shortfall();
         }
     }
 }

@@ -56,13 +56,59 @@ pub fn value(index: usize) -> f32 {
 /// from the split table of its column.
 #[inline]
 pub fn shortfall(heights: &[u32; 10], well: usize) -> f64 {
-    let byte = match split_of(well) {
-        None => TABLE[surface_index(heights, well)],
-        Some((table, mirrored)) => {
-            SPLIT[table][split_surface_index(heights, well, table, mirrored)]
+    Entry::locate(heights, well).shortfall()
+}
+
+/// A surface's byte in the table that serves its well, located but not yet read: the table
+/// (5.8 MB) is read at random, one board at a time, and most reads miss the processor's
+/// caches. [`Entry::prefetch`] asks for the byte's cache line as soon as the heights are
+/// known, so that the evaluation's other features are computed while it arrives
+/// ([`Entry::shortfall`] then reads it).
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    table: &'static [u8],
+    index: usize,
+}
+
+impl Entry {
+    /// The byte [`shortfall`] reads for these heights and well.
+    #[inline]
+    pub fn locate(heights: &[u32; 10], well: usize) -> Entry {
+        match split_of(well) {
+            None => Entry {
+                table: TABLE,
+                index: surface_index(heights, well),
+            },
+            Some((table, mirrored)) => Entry {
+                table: SPLIT[table],
+                index: split_surface_index(heights, well, table, mirrored),
+            },
         }
-    };
-    (HORIZON as f64 * QUANTA as f64 - byte as f64) / QUANTA as f64
+    }
+
+    /// Asks for the byte's cache line (a hint: it changes no value, and does nothing on
+    /// processors other than x86-64).
+    #[inline]
+    #[allow(unsafe_code)]
+    pub fn prefetch(self) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(byte) = self.table.get(self.index) {
+            // SAFETY: a prefetch reads nothing into the program and cannot fault; the
+            // address is that of a byte of the table in any case.
+            unsafe {
+                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                    (byte as *const u8).cast::<i8>(),
+                )
+            }
+        }
+    }
+
+    /// [`shortfall`]: [`HORIZON`] minus the surface's value.
+    #[inline]
+    pub fn shortfall(self) -> f64 {
+        let byte = self.table[self.index];
+        (HORIZON as f64 * QUANTA as f64 - byte as f64) / QUANTA as f64
+    }
 }
 
 /// For a well inside the playfield (columns 1-8): the split table that serves it (0-3) and
