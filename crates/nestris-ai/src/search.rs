@@ -531,7 +531,9 @@ pub fn quick_placements_with_columns(
 /// [`quick_placements_with_columns`] with the paths walked on the empty board at hand
 /// (`paths`, made for `timing` and `input`): an orientation whose paths test no filled cell
 /// of `board` walks on it as on the empty board, so only each path's last fall is made
-/// here; the others are walked frame by frame. The same placements in the same order.
+/// here; the others are walked frame by frame. The same placements in the same order. Paths
+/// made for another gravity, start or tap speed ([`QuickPaths::serves`]) are not used: every
+/// orientation is then walked frame by frame ([`quick_placements_with_columns`]).
 pub fn quick_placements_cached(
     board: &Board,
     cols: &[u32; 10],
@@ -541,10 +543,10 @@ pub fn quick_placements_cached(
     paths: &QuickPaths,
     out: &mut Vec<(u8, i8, i8)>,
 ) {
-    debug_assert!(
-        paths.timing.drops().take(400).eq(timing.drops().take(400)) && &paths.input == input,
-        "paths of this gravity and tap speed"
-    );
+    if !paths.serves(timing, input) {
+        quick_placements_with_columns(board, cols, spawn, timing, input, out);
+        return;
+    }
     out.clear();
     let kind = spawn.kind();
     for ri in 0..kind.orientations().len() {
@@ -591,6 +593,18 @@ pub struct QuickPaths {
 }
 
 impl QuickPaths {
+    /// Whether these paths are those of pieces falling with `timing` and tapped at `input`:
+    /// the same gravity ([`gravity_key`]: levels of one key fall on the same frames), the
+    /// same timer and autorepeat at the start, and the same tap speed.
+    #[inline]
+    pub fn serves(&self, timing: Timing, input: &InputModel) -> bool {
+        let t = self.timing;
+        gravity_key(t.level, t.double_killscreen)
+            == gravity_key(timing.level, timing.double_killscreen)
+            && (t.fall_timer, t.ary) == (timing.fall_timer, timing.ary)
+            && self.input == *input
+    }
+
     /// Walks every quick path on the empty board for pieces spawned with `timing`.
     pub fn new(timing: Timing, input: &InputModel) -> QuickPaths {
         let mut ends = Box::new([[[([0u32; 10], None); 10]; 4]; 7]);
@@ -1368,6 +1382,32 @@ mod tests {
             }
         }
         assert!(total > 100_000, "{total}");
+        // Paths of another gravity, tap speed or start are not used: each board's placements
+        // with level 18's paths at 30 Hz are the reference's at other timings.
+        let at18 = &paths[levels.iter().position(|&l| l == 18).unwrap() * inputs.len() * 2];
+        assert!(at18.serves(Timing::spawn(18), &inputs[0]));
+        assert!(at18.serves(Timing::spawn(18), &"X.".parse().unwrap()));
+        let late = Timing {
+            fall_timer: 1,
+            ..Timing::spawn(18)
+        };
+        // (Level 18 falls as it does with the double killscreen on: its paths serve.)
+        assert!(at18.serves(Timing::spawn(18).with_double_killscreen(true), &inputs[0]));
+        let b = Board::parse("X.........\nXX.......X\nXXX..XXXXX").unwrap();
+        for (timing, input) in [
+            (Timing::spawn(19), &inputs[0]),
+            (Timing::spawn(29), &inputs[0]),
+            (Timing::spawn(18), &inputs[1]),
+            (late, &inputs[0]),
+        ] {
+            assert!(!at18.serves(timing, input), "{timing:?} {input:?}");
+            for k in nestris_engine::PieceKind::ALL {
+                let cols = b.columns();
+                quick_placements_cached(&b, &cols, k.spawn(), timing, input, at18, &mut cached);
+                let reference = quick_placements_reference(&b, k.spawn(), timing, input);
+                assert_eq!(cached, reference, "{timing:?} {input:?} {k:?}");
+            }
+        }
         // Both ways are tested: about 63% of the orientations take the paths made beforehand.
         let orientations = 600 * levels.len() * inputs.len() * 2 * 19;
         assert!(
