@@ -863,7 +863,7 @@ pub fn i_reach_with_columns(
     let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
     let mut mask = 0u16;
     for dir in I_REACH_DIRS {
-        mask |= i_reach_dir(board, cols, timing, input, dir, None);
+        mask |= i_reach_dir(board, cols, timing, input, dir, None, None);
     }
     mask
 }
@@ -881,6 +881,103 @@ const I_REACH_DIRS: [u8; 3] = [0, buttons::LEFT, buttons::RIGHT];
 pub struct IReachPaths {
     timing: Timing,
     dirs: [IReachPath; 3],
+    /// Made on the empty board only ([`IReachPaths::empty`]).
+    spans: Option<IReachSpans>,
+}
+
+/// The empty board's vertical-I paths ([`i_reach`]) read column by column, so that a board's
+/// reach is a few word tests instead of a walk. On the empty board every test of cells
+/// passes, and a path moves one way only: each column it enters is entered by one sideways
+/// test and then fallen through, and all of a column's tests come before the next column's.
+/// On another board the walk is the empty board's up to its first test that fails, and
+/// ends there: a sideways test that fails stops the piece where it stands (the path ends
+/// that frame), a fall that fails locks it. So the columns reached are those entered before
+/// the first column whose entry, or whose fall, meets a block (that one included when it is
+/// the fall). The spawn frame's tests (the horizontal I's shift, the rotation) are not
+/// read so: a board with a block on any of them is walked frame by frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct IReachSpans {
+    /// Per column, the cells (column-word bits) the spawn frame tests in any direction.
+    spawn: [u32; 10],
+    /// Per direction ([`I_REACH_DIRS`]): the columns the vertical I stands in, in order
+    /// (the first `len[d]`), each with the cells of the test that enters it (none for the
+    /// column it rotates in: a spawn test) and of every fall made in it.
+    cols: [[(u8, u32, u32); 10]; 3],
+    len: [u8; 3],
+}
+
+impl IReachSpans {
+    /// The spans of the empty board's walks, from their tests in order.
+    fn new(timing: Timing, input: &InputModel) -> IReachSpans {
+        let ih = Orientation::Ih as u8;
+        let mut spans = IReachSpans {
+            spawn: [0; 10],
+            cols: [[(0, 0, 0); 10]; 3],
+            len: [0; 3],
+        };
+        let mut log = Vec::new();
+        for (d, dir) in I_REACH_DIRS.into_iter().enumerate() {
+            log.clear();
+            i_reach_dir(
+                &Board::new(),
+                &[0; 10],
+                timing,
+                input,
+                dir,
+                None,
+                Some(&mut log),
+            );
+            let mut standing: Option<i8> = None;
+            for &(o, x, y) in &log {
+                if o == ih {
+                    for c in x - 2..=x + 1 {
+                        spans.spawn[c as usize] |= 1 << (y + 2);
+                    }
+                    continue;
+                }
+                let cells = 0xFu32 << y;
+                let n = spans.len[d] as usize;
+                match standing {
+                    // The rotation: a spawn test, and the first column stood in.
+                    None => {
+                        spans.spawn[x as usize] |= cells;
+                        spans.cols[d][0] = (x as u8, 0, 0);
+                        spans.len[d] = 1;
+                    }
+                    Some(sx) if sx == x => spans.cols[d][n - 1].2 |= cells,
+                    Some(_) => {
+                        spans.cols[d][n] = (x as u8, cells, 0);
+                        spans.len[d] += 1;
+                    }
+                }
+                standing = Some(x);
+            }
+        }
+        spans
+    }
+
+    /// The columns reached on a board whose columns are `cols`; `None` if a block stands on
+    /// a cell the spawn frame tests.
+    #[inline]
+    fn reach(&self, cols: &[u32; 10]) -> Option<u16> {
+        if cols.iter().zip(&self.spawn).any(|(c, s)| c & s != 0) {
+            return None;
+        }
+        let mut mask = 0u16;
+        for (path, &len) in self.cols.iter().zip(&self.len) {
+            for &(x, enter, fall) in &path[..len as usize] {
+                let c = cols[x as usize];
+                if c & enter != 0 {
+                    break;
+                }
+                mask |= 1 << x;
+                if c & fall != 0 {
+                    break;
+                }
+            }
+        }
+        Some(mask)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -894,7 +991,7 @@ impl IReachPath {
     /// The path tapping towards `dir` on `board` (whose columns are `cols`).
     fn new(board: &Board, cols: &[u32; 10], timing: Timing, input: &InputModel, dir: u8) -> Self {
         let mut footprint = [0u16; crate::board::ROWS];
-        let mask = i_reach_dir(board, cols, timing, input, dir, Some(&mut footprint));
+        let mask = i_reach_dir(board, cols, timing, input, dir, Some(&mut footprint), None);
         let mut cells = footprint;
         for (c, r) in cells.iter_mut().zip(&board.rows) {
             *c &= r;
@@ -929,12 +1026,19 @@ impl IReachPaths {
     ) -> IReachPaths {
         let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
         let dirs = I_REACH_DIRS.map(|dir| IReachPath::new(board, cols, timing, input, dir));
-        IReachPaths { timing, dirs }
+        IReachPaths {
+            timing,
+            dirs,
+            spans: None,
+        }
     }
 
-    /// The paths on the empty board.
+    /// The paths on the empty board, and the same read column by column ([`IReachSpans`]):
+    /// [`i_reach_cached`] answers from those where it can.
     pub fn empty(level: u8, input: &InputModel, double_killscreen: bool) -> IReachPaths {
-        IReachPaths::new(&Board::new(), &[0; 10], level, input, double_killscreen)
+        let mut paths = IReachPaths::new(&Board::new(), &[0; 10], level, input, double_killscreen);
+        paths.spans = Some(IReachSpans::new(paths.timing, input));
+        paths
     }
 
     /// Whether these paths fall as a piece spawned at `level` falls (with the double
@@ -984,6 +1088,9 @@ pub fn i_reach_cached(
     double_killscreen: bool,
 ) -> u16 {
     debug_assert!(empty.same_gravity(level, double_killscreen));
+    if let Some(mask) = empty.spans.as_ref().and_then(|s| s.reach(cols)) {
+        return mask;
+    }
     let timing = Timing::spawn(level).with_double_killscreen(double_killscreen);
     let mut mask = 0u16;
     for (d, dir) in I_REACH_DIRS.into_iter().enumerate() {
@@ -1011,7 +1118,7 @@ pub fn i_reach_cached(
                 }
             }
         }
-        mask |= i_reach_dir(board, cols, timing, input, dir, None);
+        mask |= i_reach_dir(board, cols, timing, input, dir, None, None);
     }
     mask
 }
@@ -1026,14 +1133,19 @@ fn i_reach_dir(
     input: &InputModel,
     dir: u8,
     mut footprint: Option<&mut [u16; crate::board::ROWS]>,
+    mut log: Option<&mut Vec<(u8, i8, i8)>>,
 ) -> u16 {
     let (iv, ih) = (Orientation::Iv as u8, Orientation::Ih as u8);
     // Iv covers rows y-2..=y+1 of column x (bits y..=y+3 of its column word); Ih covers
-    // columns x-2..=x+1 of row y.
+    // columns x-2..=x+1 of row y. With `log`, every test of cells (inside the walls and
+    // above the floor) is written there in order.
     let mut fits = |o: u8, x: i8, y: i8| -> bool {
         if o == iv {
             if !((0..10).contains(&x) && (0..=18).contains(&y)) {
                 return false;
+            }
+            if let Some(l) = log.as_deref_mut() {
+                l.push((o, x, y));
             }
             if let Some(f) = footprint.as_deref_mut() {
                 for r in &mut f[y as usize..y as usize + 4] {
@@ -1044,6 +1156,9 @@ fn i_reach_dir(
         } else {
             if !((2..=8).contains(&x) && (-2..20).contains(&y)) {
                 return false;
+            }
+            if let Some(l) = log.as_deref_mut() {
+                l.push((o, x, y));
             }
             if let Some(f) = footprint.as_deref_mut() {
                 f[(y + 2) as usize] |= 0xF << (x - 2);
@@ -1148,6 +1263,7 @@ mod tests {
         let inputs =
             ["X.", "X..", "X...", "X.....", "X.X.."].map(|m| m.parse::<InputModel>().unwrap());
         let mut last = Board::new();
+        let (mut read, mut walked) = (0u32, 0u32);
         for n in 0..3000u32 {
             let mut b = Board::new();
             // Random stacks: column heights, some holes, sometimes hidden-row cells.
@@ -1186,6 +1302,12 @@ mod tests {
                         // With the empty board's paths at hand, or those of the board
                         // before: the same columns.
                         let empty = IReachPaths::empty(level, input, dks);
+                        // Most boards' reach is read off the spans; those with a block on
+                        // a spawn test are walked.
+                        match empty.spans.unwrap().reach(&b.columns()) {
+                            Some(_) => read += 1,
+                            None => walked += 1,
+                        }
                         let prev_cols = prev.columns();
                         for mut before in [None, Some(BoardBefore::new(&prev, &prev_cols))] {
                             let cached = i_reach_cached(
@@ -1213,6 +1335,10 @@ mod tests {
                 }
             }
         }
+        assert!(
+            read > walked && walked > 1000,
+            "{read} read, {walked} walked"
+        );
     }
 
     /// The first implementation of [`quick_placements`]: every path from the spawn, the
