@@ -589,8 +589,12 @@ pub fn gravity_key(level: u8, double_killscreen: bool) -> usize {
 pub struct QuickPaths {
     timing: Timing,
     input: InputModel,
-    ends: Box<[[[([u32; 10], Option<WalkEnd>); 10]; 4]; 7]>,
+    ends: Box<[[[QuickEnd; 10]; 4]; 7]>,
 }
+
+/// One quick path on the empty board ([`QuickPaths`]): the cells it tests (column words) and
+/// where it ends (`None`: it fails).
+type QuickEnd = ([u32; 10], Option<WalkEnd>);
 
 impl QuickPaths {
     /// Whether these paths are those of pieces falling with `timing` and tapped at `input`:
