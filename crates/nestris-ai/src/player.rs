@@ -467,8 +467,39 @@ struct Pending {
     reach: Vec<Vec<ReachSet>>,
     v2: Vec<[f64; 7]>,
     after: Vec<After>,
+    /// The third plies the commitment computed ([`Ai::commit_values`]), for the final choice.
+    thirds: ThirdPlies,
     decide_at: usize,
     started: Duration,
+}
+
+/// Third plies already computed in a decision, by lock and next piece: the value of
+/// [`Ai::third_ply_pairs`] and its pairs. The commitment by the third ply
+/// ([`AiConfig::deep_commit`]) computes them for each next piece's best locks, and the final
+/// choice once the preview is seen takes them from here instead of computing them again (the
+/// same function of the same game: the same values).
+#[derive(Clone, Default)]
+struct ThirdPlies(Vec<(usize, PieceKind, f64, Vec<(f64, After)>)>);
+
+impl ThirdPlies {
+    /// The entry of lock `li` and next piece `n`, taken out.
+    fn take(&mut self, li: usize, n: PieceKind) -> Option<(f64, Vec<(f64, After)>)> {
+        let i = self.0.iter().position(|e| e.0 == li && e.1 == n)?;
+        let (_, _, v, pairs) = self.0.swap_remove(i);
+        Some((v, pairs))
+    }
+}
+
+/// A best placement (its cost and where), or `None` where the piece has none.
+type BestPlacement = Option<(f64, (u8, i8, i8))>;
+
+/// What a pair's fourth ply ([`Ai::fourth_ply`]) found that its fifth ([`Ai::fifth_ply`])
+/// looks for again, by piece (`None`: not looked for): the best placement of each piece after
+/// the next, and after that one, of each piece after it.
+#[derive(Clone, Default)]
+struct FourthPly {
+    first: [Option<BestPlacement>; 7],
+    follow: [[Option<BestPlacement>; 7]; 7],
 }
 
 /// The game after one placement: what the next plies start from.
@@ -793,7 +824,7 @@ impl Ai {
         if wait == 0 || search.layers.len() <= wait {
             // Either the preview is already known, or the piece locks before it is seen.
             let (li, cost) = if let Some(n) = known_next {
-                self.choose_known(0..search.locks.len(), &v2, &after, n)
+                self.choose_known(0..search.locks.len(), &v2, &after, n, None)
             } else {
                 self.choose_blind(&v2, &after, current.kind())
             };
@@ -809,13 +840,14 @@ impl Ai {
         // choice of the lock: value the best `blind_locks` locks with the blind third ply (or
         // the playouts) and commit among them.
         let nearly_down = search.layers.len() < wait + self.cfg.blind_commit_margin;
+        let mut thirds = ThirdPlies::default();
         let vc: std::borrow::Cow<[[f64; 7]]> = if nearly_down && self.rollouts_on(level) {
             self.rollout_values(&v2, &after, current.kind()).into()
         } else if nearly_down && self.cfg.blind_locks > 0 {
             self.blind_values(&v2, &after, current.kind()).into()
         } else if !nearly_down && level >= 19 && self.cfg.deep_commit > 0 && self.cfg.deep_next > 0
         {
-            self.commit_values(&v2, &after).into()
+            self.commit_values(&v2, &after, &mut thirds).into()
         } else {
             (&v2[..]).into()
         };
@@ -853,6 +885,7 @@ impl Ai {
                     reach,
                     v2,
                     after,
+                    thirds,
                     decide_at: wait,
                     started: elapsed,
                 });
@@ -876,7 +909,14 @@ impl Ai {
         if set == [0; 4] {
             return;
         }
-        let (li, cost) = self.choose_known(locks_in(&set), &p.v2, &p.after, PieceKind::ALL[n]);
+        let mut thirds = p.thirds;
+        let (li, cost) = self.choose_known(
+            locks_in(&set),
+            &p.v2,
+            &p.after,
+            PieceKind::ALL[n],
+            Some(&mut thirds),
+        );
         if let Some(rest) = p.search.plan_from(p.commit_t, p.commit_node, li, &p.reach) {
             self.plan.truncate(p.commit_t);
             self.plan.extend(rest);
@@ -919,8 +959,14 @@ impl Ai {
     /// The values the commitment weighs ([`AiConfig::deep_commit`]): for each possible next
     /// piece, its best `deep_commit` locks by two-piece value take their third-ply value;
     /// the other locks their two-piece value shifted by the largest third-minus-two-piece
-    /// gap among those (so a lock not looked at deeper never looks better for it).
-    fn commit_values(&mut self, v2: &[[f64; 7]], after: &[After]) -> Vec<[f64; 7]> {
+    /// gap among those (so a lock not looked at deeper never looks better for it). Each of
+    /// those third plies is kept in `thirds`, with its pairs.
+    fn commit_values(
+        &mut self,
+        v2: &[[f64; 7]],
+        after: &[After],
+        thirds: &mut ThirdPlies,
+    ) -> Vec<[f64; 7]> {
         let mut vc = v2.to_vec();
         for n in PieceKind::ALL {
             let ni = n as usize;
@@ -933,7 +979,8 @@ impl Ai {
                 .take_while(|&&(c, _)| c < TOP_OUT)
                 .take(self.cfg.deep_commit)
             {
-                let v3 = self.third_ply(&after[li], n, &p3, self.cfg.deep_next);
+                let (v3, pairs) = self.third_ply_pairs(&after[li], n, &p3, self.cfg.deep_next);
+                thirds.0.push((li, n, v3, pairs));
                 if v3 < TOP_OUT {
                     shift = shift.max(v3 - c2);
                 }
@@ -959,13 +1006,14 @@ impl Ai {
     /// The two-piece values `v2` rank them; the best `deep_locks` are then valued with a third
     /// ply: each followed by its best `deep_next` placements of `next`, each of those by the
     /// expectation (the picker's conditional probabilities) over the seven pieces after it of
-    /// their best quick placement.
+    /// their best quick placement. Third plies in `thirds` are taken from there.
     fn choose_known(
         &mut self,
         candidates: impl Iterator<Item = usize>,
         v2: &[[f64; 7]],
         after: &[After],
         next: PieceKind,
+        mut thirds: Option<&mut ThirdPlies>,
     ) -> (usize, f64) {
         let ranked = ranked_for_next(v2, candidates, next);
         let Some(&(c0, l0)) = ranked.first() else {
@@ -998,13 +1046,14 @@ impl Ai {
             if c2 >= TOP_OUT {
                 break;
             }
-            let v = if fourth > 0 || tall > 0 {
-                let (v, seconds) = self.third_ply_pairs(&after[li], next, &p3, self.cfg.deep_next);
-                pairs.extend(seconds.into_iter().map(|(v, s)| (v, li, s)));
-                v
-            } else {
-                self.third_ply(&after[li], next, &p3, self.cfg.deep_next)
+            let known = thirds.as_deref_mut().and_then(|t| t.take(li, next));
+            let (v, seconds) = match known {
+                Some(k) => k,
+                None => self.third_ply_pairs(&after[li], next, &p3, self.cfg.deep_next),
             };
+            if fourth > 0 || tall > 0 {
+                pairs.extend(seconds.into_iter().map(|(v, s)| (v, li, s)));
+            }
             if v < best.0 {
                 best = (v, li);
             }
@@ -1021,11 +1070,15 @@ impl Ai {
         pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let mut best4 = (f64::INFINITY, best.1);
         let mut fours: Vec<(f64, usize, usize)> = Vec::new();
+        // What each pair's fourth ply found that its fifth would look for again.
+        let mut kept: Vec<FourthPly> = Vec::new();
         for (i, (v3, li, s)) in pairs.iter().enumerate().take(fourth) {
             if *v3 >= TOP_OUT {
                 break;
             }
-            let v = self.fourth_ply(s, next);
+            let mut k = FourthPly::default();
+            let v = self.fourth_ply(s, next, &mut k);
+            kept.push(k);
             fours.push((v, *li, i));
             if v < best4.0 {
                 best4 = (v, *li);
@@ -1041,7 +1094,7 @@ impl Ai {
             if v4 >= TOP_OUT {
                 break;
             }
-            let v = self.fifth_ply(&pairs[i].2, next);
+            let v = self.fifth_ply(&pairs[i].2, next, &kept[i]);
             if v < best5.0 {
                 best5 = (v, li);
             }
@@ -1085,25 +1138,68 @@ impl Ai {
     /// The fifth ply's value of `s` (the game after the current and the next piece `next`):
     /// the expectation over the piece after `next` of its best placement, then over the piece
     /// after that of its best placement, each followed by the expectation over the piece
-    /// after them of its best placement.
-    fn fifth_ply(&mut self, s: &After, next: PieceKind) -> f64 {
-        self.deep_value(s, next, 2, 3)
+    /// after them of its best placement. The best placements `kept` holds (from the fourth
+    /// ply of `s`) are taken from there: the same values as [`Ai::deep_value`]`(s, next, 2, 3)`.
+    fn fifth_ply(&mut self, s: &After, next: PieceKind, kept: &FourthPly) -> f64 {
+        let p = next_piece_probabilities(next);
+        let mut v = 0.0;
+        for k in PieceKind::ALL {
+            let pk = p[k as usize];
+            if pk == 0.0 {
+                continue;
+            }
+            let first = match kept.first[k as usize] {
+                Some(first) => first,
+                None => self.best_placement(s, k, 2),
+            };
+            let Some((c, (o, x, y))) = first.filter(|&(c, _)| c < TOP_OUT) else {
+                v += pk * TOP_OUT;
+                continue;
+            };
+            debug_assert!(c < TOP_OUT);
+            let t = s.place(o, x, y, 2, self.b_type);
+            // `deep_value(&t, k, 3, 2)`, the placements of the piece after `k` as kept.
+            let p4 = next_piece_probabilities(k);
+            let mut w = 0.0;
+            for k4 in PieceKind::ALL {
+                let pk4 = p4[k4 as usize];
+                if pk4 == 0.0 {
+                    continue;
+                }
+                let second = match kept.follow[k as usize][k4 as usize] {
+                    Some(second) => second,
+                    None => self.best_placement(&t, k4, 3),
+                };
+                let Some((_, (o, x, y))) = second.filter(|&(c, _)| c < TOP_OUT) else {
+                    w += pk4 * TOP_OUT;
+                    continue;
+                };
+                let t4 = t.place(o, x, y, 3, self.b_type);
+                w += pk4 * self.deep_value(&t4, k4, 4, 1);
+            }
+            v += pk * w;
+        }
+        v
     }
 
     /// The fourth ply's value of `s` (the game after the current and the next piece `next`):
     /// the expectation over the piece after `next` of its best placement, each followed by
-    /// the expectation over the piece after that of its best placement.
-    fn fourth_ply(&mut self, s: &After, next: PieceKind) -> f64 {
+    /// the expectation over the piece after that of its best placement. With
+    /// [`AiConfig::fourth_ply_lookahead`] the best placements the fifth ply of `s` would look
+    /// for again are kept in `kept`.
+    fn fourth_ply(&mut self, s: &After, next: PieceKind, kept: &mut FourthPly) -> f64 {
         if self.cfg.fourth_ply_lookahead > 0 {
-            return self.fourth_ply_by_two_plies(s, next);
+            return self.fourth_ply_by_two_plies(s, next, kept);
         }
         self.deep_value(s, next, 2, 2)
     }
 
     /// [`Ai::fourth_ply`] with [`AiConfig::fourth_ply_lookahead`]: the expectation over the
     /// piece after `next` of the best, among its best `fourth_ply_lookahead` placements by
-    /// their own cost, of the expectation over the piece after it of its best placement.
-    fn fourth_ply_by_two_plies(&mut self, s: &After, next: PieceKind) -> f64 {
+    /// their own cost, of the expectation over the piece after it of its best placement. The
+    /// best placement of each piece after `next` and, after it, of each piece after that are
+    /// kept in `kept`.
+    fn fourth_ply_by_two_plies(&mut self, s: &After, next: PieceKind, kept: &mut FourthPly) -> f64 {
         let p = next_piece_probabilities(next);
         let mut v = 0.0;
         for k in PieceKind::ALL {
@@ -1112,13 +1208,32 @@ impl Ai {
                 continue;
             }
             let ranked = self.ranked_placements(s, k, 2, false);
+            // The first of the lowest cost: the one `best_placement` finds.
+            kept.first[k as usize] = Some(ranked.first().copied());
             let mut best = TOP_OUT;
-            for &(c, (o, x, y)) in ranked.iter().take(self.cfg.fourth_ply_lookahead) {
+            for (rank, &(c, (o, x, y))) in ranked
+                .iter()
+                .take(self.cfg.fourth_ply_lookahead)
+                .enumerate()
+            {
                 if c >= TOP_OUT {
                     break;
                 }
                 let t = s.place(o, x, y, 2, self.b_type);
-                best = best.min(self.expected_follow_up(&t, k, 3));
+                let f = if rank == 0 {
+                    // `expected_follow_up(&t, k, 3)`, each best placement kept.
+                    let p4 = next_piece_probabilities(k);
+                    let mut f = 0.0;
+                    for n in PieceKind::ALL {
+                        let b = self.best_placement(&t, n, 3);
+                        kept.follow[k as usize][n as usize] = Some(b);
+                        f += p4[n as usize] * b.map_or(TOP_OUT, |(c, _)| c.min(TOP_OUT));
+                    }
+                    f
+                } else {
+                    self.expected_follow_up(&t, k, 3)
+                };
+                best = best.min(f);
             }
             v += pk * best;
         }
@@ -2139,7 +2254,20 @@ mod tests {
         let (after, mut v2) = locks_and_two_plies(&mut ai, &now, PieceKind::L);
         // A lock the two plies left out (beyond the beam).
         v2[0] = [TOP_OUT * 2.0; 7];
-        let vc = ai.commit_values(&v2, &after);
+        let mut thirds = ThirdPlies::default();
+        let vc = ai.commit_values(&v2, &after, &mut thirds);
+        assert_eq!(
+            thirds.0.len(),
+            7 * 3,
+            "each next piece's best 3 locks are kept"
+        );
+        for n in PieceKind::ALL {
+            // The final choice with the commitment's third plies is the one without them.
+            let mut kept = ThirdPlies(thirds.0.iter().filter(|e| e.1 == n).cloned().collect());
+            let with = ai.choose_known(1..after.len(), &v2, &after, n, Some(&mut kept));
+            let without = ai.choose_known(1..after.len(), &v2, &after, n, None);
+            assert_eq!(with, without, "{n:?}");
+        }
         for n in PieceKind::ALL {
             let ni = n as usize;
             let mut ranked: Vec<(f64, usize)> = (1..v2.len()).map(|li| (v2[li][ni], li)).collect();
@@ -2155,6 +2283,11 @@ mod tests {
                 .fold(f64::NEG_INFINITY, f64::max);
             for &(li, v3) in &deep {
                 assert_eq!(vc[li][ni], v3, "{n:?}: lock {li} takes its third-ply value");
+                let kept = thirds.take(li, n).expect("kept");
+                assert_eq!(kept.0, v3, "{n:?}: lock {li}'s third ply is kept");
+                assert!(kept.1.len() <= ai.cfg.deep_next);
+                let best = kept.1.iter().map(|p| p.0).fold(TOP_OUT * 2.0, f64::min);
+                assert_eq!(best, v3, "{n:?}: lock {li}'s value is its best pair's");
             }
             for &(c2, li) in &ranked[3..] {
                 assert_eq!(vc[li][ni], c2 + shift, "{n:?}: lock {li} is shifted");
@@ -2187,7 +2320,7 @@ mod tests {
         let next = PieceKind::T;
         let mut with = |k: usize| {
             ai.cfg.fourth_ply_lookahead = k;
-            ai.fourth_ply(&s, next)
+            ai.fourth_ply(&s, next, &mut FourthPly::default())
         };
         let (greedy, one, four, all) = (with(0), with(1), with(4), with(64));
         assert_eq!(one, greedy, "one placement is the greedy choice");
@@ -2196,6 +2329,21 @@ mod tests {
             all < greedy,
             "placing by two plies finds better on this board"
         );
+        // The fifth ply with what the fourth kept is the fifth ply without (every placement
+        // looked for again) and the deep value over three pieces.
+        for k in [1, 2, 4] {
+            ai.cfg.fourth_ply_lookahead = k;
+            let mut kept = FourthPly::default();
+            ai.fourth_ply(&s, next, &mut kept);
+            assert!(
+                kept.first.iter().all(Option::is_some),
+                "every piece after the next"
+            );
+            assert!(kept.follow.iter().flatten().any(Option::is_some));
+            let fifth = ai.fifth_ply(&s, next, &kept);
+            assert_eq!(fifth, ai.fifth_ply(&s, next, &FourthPly::default()));
+            assert_eq!(fifth, ai.deep_value(&s, next, 2, 3));
+        }
         // By hand for K = 4.
         ai.cfg.fourth_ply_lookahead = 4;
         let p = next_piece_probabilities(next);
@@ -2238,7 +2386,7 @@ mod tests {
                 level: 18,
             };
             let (after, v2) = locks_and_two_plies(&mut ai, &now, PieceKind::S);
-            let chosen = ai.choose_known(0..after.len(), &v2, &after, PieceKind::L);
+            let chosen = ai.choose_known(0..after.len(), &v2, &after, PieceKind::L, None);
             (ai, after, v2, chosen)
         };
         let full = "#########.";
