@@ -479,14 +479,16 @@ struct Pending {
 /// choice once the preview is seen takes them from here instead of computing them again (the
 /// same function of the same game: the same values).
 #[derive(Clone, Default)]
-struct ThirdPlies(Vec<(usize, PieceKind, f64, Vec<(f64, After)>)>);
+struct ThirdPlies(Vec<(usize, PieceKind, ThirdPly)>);
+
+/// A third ply's value and its pairs ([`Ai::third_ply_pairs`]).
+type ThirdPly = (f64, Vec<(f64, After)>);
 
 impl ThirdPlies {
     /// The entry of lock `li` and next piece `n`, taken out.
-    fn take(&mut self, li: usize, n: PieceKind) -> Option<(f64, Vec<(f64, After)>)> {
+    fn take(&mut self, li: usize, n: PieceKind) -> Option<ThirdPly> {
         let i = self.0.iter().position(|e| e.0 == li && e.1 == n)?;
-        let (_, _, v, pairs) = self.0.swap_remove(i);
-        Some((v, pairs))
+        Some(self.0.swap_remove(i).2)
     }
 }
 
@@ -979,8 +981,9 @@ impl Ai {
                 .take_while(|&&(c, _)| c < TOP_OUT)
                 .take(self.cfg.deep_commit)
             {
-                let (v3, pairs) = self.third_ply_pairs(&after[li], n, &p3, self.cfg.deep_next);
-                thirds.0.push((li, n, v3, pairs));
+                let third = self.third_ply_pairs(&after[li], n, &p3, self.cfg.deep_next);
+                let v3 = third.0;
+                thirds.0.push((li, n, third));
                 if v3 < TOP_OUT {
                     shift = shift.max(v3 - c2);
                 }
