@@ -1151,15 +1151,10 @@ impl Ai {
             if pk == 0.0 {
                 continue;
             }
-            let first = match kept.first[k as usize] {
-                Some(first) => first,
-                None => self.best_placement(s, k, 2),
-            };
-            let Some((c, (o, x, y))) = first.filter(|&(c, _)| c < TOP_OUT) else {
+            let Some((o, x, y)) = self.kept_or_best(kept.first[k as usize], s, k, 2) else {
                 v += pk * TOP_OUT;
                 continue;
             };
-            debug_assert!(c < TOP_OUT);
             let t = s.place(o, x, y, 2, self.b_type);
             // `deep_value(&t, k, 3, 2)`, the placements of the piece after `k` as kept.
             let p4 = next_piece_probabilities(k);
@@ -1169,11 +1164,8 @@ impl Ai {
                 if pk4 == 0.0 {
                     continue;
                 }
-                let second = match kept.follow[k as usize][k4 as usize] {
-                    Some(second) => second,
-                    None => self.best_placement(&t, k4, 3),
-                };
-                let Some((_, (o, x, y))) = second.filter(|&(c, _)| c < TOP_OUT) else {
+                let kept = kept.follow[k as usize][k4 as usize];
+                let Some((o, x, y)) = self.kept_or_best(kept, &t, k4, 3) else {
                     w += pk4 * TOP_OUT;
                     continue;
                 };
@@ -1183,6 +1175,23 @@ impl Ai {
             v += pk * w;
         }
         v
+    }
+
+    /// Where the fifth ply places `k` after `a` (placement number `slot`): its best placement
+    /// as `kept` has it, or looked for when not kept; `None` where it has none or the best
+    /// tops out.
+    fn kept_or_best(
+        &mut self,
+        kept: Option<BestPlacement>,
+        a: &After,
+        k: PieceKind,
+        slot: usize,
+    ) -> Option<(u8, i8, i8)> {
+        let best = match kept {
+            Some(best) => best,
+            None => self.best_placement(a, k, slot),
+        };
+        best.filter(|&(c, _)| c < TOP_OUT).map(|(_, p)| p)
     }
 
     /// The fourth ply's value of `s` (the game after the current and the next piece `next`):
