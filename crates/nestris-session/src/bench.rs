@@ -44,13 +44,20 @@ pub struct GameResult {
     /// Points scored for soft drops (the NES's `addHoldDownPoints`; part of `score`). `None`
     /// for a game read from a CSV written before the column.
     pub soft_drop: Option<u64>,
+    /// The lines the game had when it started: a position's (`bench --position`), 0 for a
+    /// game from its start; `lines - start_lines` are the lines it cleared, which the Tetris
+    /// rate is over. 0 for a game read from a CSV written before the column.
+    pub start_lines: u32,
     /// The position saved at [`Limits::save_at_lines`] (not in the CSV line).
     pub position: Option<crate::position::Position>,
 }
 
 impl CsvRow for GameResult {
-    const COLUMNS: &'static str = "game,score,capped_score,lines,level,pieces,frames,tetrises,tetris_lines,before_19,before_29,before_39,cleared,decisions,decision_ns,decision_hist,soft_drop";
-    const OLD_COLUMNS: &'static [&'static str] = &["game,score,capped_score,lines,level,pieces,frames,tetrises,tetris_lines,before_19,before_29,before_39,cleared,decisions,decision_ns,decision_hist"];
+    const COLUMNS: &'static str = "game,score,capped_score,lines,level,pieces,frames,tetrises,tetris_lines,before_19,before_29,before_39,cleared,decisions,decision_ns,decision_hist,soft_drop,start_lines";
+    const OLD_COLUMNS: &'static [&'static str] = &[
+        "game,score,capped_score,lines,level,pieces,frames,tetrises,tetris_lines,before_19,before_29,before_39,cleared,decisions,decision_ns,decision_hist",
+        "game,score,capped_score,lines,level,pieces,frames,tetrises,tetris_lines,before_19,before_29,before_39,cleared,decisions,decision_ns,decision_hist,soft_drop",
+    ];
 
     fn index(&self) -> u64 {
         self.index
@@ -62,7 +69,7 @@ impl CsvRow for GameResult {
 
     fn to_line(&self) -> String {
         format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             self.index,
             self.score,
             self.capped_score,
@@ -77,7 +84,8 @@ impl CsvRow for GameResult {
             self.before[2],
             self.cleared,
             self.decisions.csv_fields(),
-            self.soft_drop.unwrap_or(0)
+            self.soft_drop.unwrap_or(0),
+            self.start_lines
         )
     }
 
@@ -100,6 +108,11 @@ impl CsvRow for GameResult {
             cleared: parse_bool(f[12], "cleared")?,
             decisions: DecisionTimes::parse(f[13], f[14], f[15])?,
             soft_drop: f.get(16).map(|s| parse_num(s, "soft_drop")).transpose()?,
+            start_lines: f
+                .get(17)
+                .map(|s| parse_num(s, "start_lines"))
+                .transpose()?
+                .unwrap_or(0),
             topped_out: false,
             position: None,
         })
@@ -136,6 +149,7 @@ impl GameResult {
             topped_out: rest.topped_out,
             decisions,
             soft_drop: prefix.soft_drop.zip(rest.soft_drop).map(|(a, b)| a + b),
+            start_lines: prefix.start_lines,
             position: rest.position.clone(),
         }
     }
@@ -172,6 +186,7 @@ pub fn play<G: RuleSet, P: Player<G> + ?Sized>(
     let mut r = GameResult {
         index,
         soft_drop: Some(0),
+        start_lines: run.game.lines(),
         ..GameResult::default()
     };
     let mut seen: [bool; 3] = [false; 3];
@@ -344,7 +359,11 @@ pub fn report(results: &[GameResult], s: &ReportSetup, wall: Duration) -> serde_
     let pct = percentile_map(&scores);
     let below = |cap: u32| results.iter().filter(|r| r.lines < cap).count() as f64 / n;
     let before = |i: usize| results.iter().map(|r| r.before[i] as f64).sum::<f64>() / n;
-    let total_lines: u64 = results.iter().map(|r| r.lines as u64).sum();
+    // The lines the games cleared (a position's own lines are not theirs).
+    let total_lines: u64 = results
+        .iter()
+        .map(|r| u64::from(r.lines.saturating_sub(r.start_lines)))
+        .sum();
     let tetris_lines: u64 = results.iter().map(|r| r.tetris_lines as u64).sum();
     let mut times = DecisionTimes::default();
     for r in results {

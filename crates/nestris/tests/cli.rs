@@ -387,7 +387,7 @@ fn bench_resumes_an_interrupted_run() {
         }
     }
 
-    // A file of the version before the soft_drop column: compared, not resumed.
+    // A file of the version before the start_lines column: compared, not resumed.
     let old: String = text
         .lines()
         .enumerate()

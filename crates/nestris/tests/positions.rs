@@ -112,6 +112,8 @@ fn games_start_from_the_position_and_say_so() {
         .unwrap_or(0);
     // The game goes on from the position's 24 lines (the well is open: it clears some).
     assert!(lines > 24, "{out}");
+    let rate_dir = scratch("rate");
+    let rate_csv = rate_dir.join("games.csv");
     let json: serde_json::Value = serde_json::from_str(&stdout(&[
         "bench",
         "--games",
@@ -121,8 +123,29 @@ fn games_start_from_the_position_and_say_so() {
         "--json",
         "--position",
         &a,
+        "--games-csv",
+        rate_csv.to_str().unwrap(),
     ]))
     .expect("json");
+    // Each game's line says it started at the position's 24 lines, and the Tetris rate is
+    // over the lines the games cleared from there, not over the position's too.
+    let text = std::fs::read_to_string(&rate_csv).expect("csv");
+    let mut rows = text.lines().skip(1);
+    let columns: Vec<&str> = rows.next().unwrap_or_default().split(',').collect();
+    let col = |name: &str| columns.iter().position(|c| *c == name).expect(name);
+    let (mut cleared, mut tetris_lines) = (0.0, 0.0);
+    for row in rows {
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(f[col("start_lines")], "24", "{row}");
+        cleared += f[col("lines")].parse::<f64>().unwrap() - 24.0;
+        tetris_lines += f[col("tetris_lines")].parse::<f64>().unwrap();
+    }
+    assert!(cleared >= 32.0, "{text}");
+    let rate = json["tetris_rate"].as_f64().unwrap_or(-1.0);
+    assert!(
+        (rate - tetris_lines / cleared).abs() < 1e-9,
+        "{rate} {json}"
+    );
     assert_eq!(json["departure"], true, "{json}");
     assert!(
         json["position"]
