@@ -41,6 +41,9 @@ pub struct GameResult {
     pub topped_out: bool,
     /// Decision times.
     pub decisions: DecisionTimes,
+    /// The same decisions by the level they were made at ([`crate::gamecsv::BANDS`]);
+    /// `None` for a game read from a CSV written before those columns.
+    pub bands: Option<[DecisionTimes; 4]>,
     /// Points scored for soft drops (the NES's `addHoldDownPoints`; part of `score`). `None`
     /// for a game read from a CSV written before the column.
     pub soft_drop: Option<u64>,
@@ -53,10 +56,11 @@ pub struct GameResult {
 }
 
 impl CsvRow for GameResult {
-    const COLUMNS: &'static str = "game,score,capped_score,lines,level,pieces,frames,tetrises,tetris_lines,before_19,before_29,before_39,cleared,decisions,decision_ns,decision_hist,soft_drop,start_lines";
+    const COLUMNS: &'static str = "game,score,capped_score,lines,level,pieces,frames,tetrises,tetris_lines,before_19,before_29,before_39,cleared,decisions,decision_ns,decision_hist,soft_drop,start_lines,decisions_18,decisions_19,decisions_29,decisions_39";
     const OLD_COLUMNS: &'static [&'static str] = &[
         "game,score,capped_score,lines,level,pieces,frames,tetrises,tetris_lines,before_19,before_29,before_39,cleared,decisions,decision_ns,decision_hist",
         "game,score,capped_score,lines,level,pieces,frames,tetrises,tetris_lines,before_19,before_29,before_39,cleared,decisions,decision_ns,decision_hist,soft_drop",
+        "game,score,capped_score,lines,level,pieces,frames,tetrises,tetris_lines,before_19,before_29,before_39,cleared,decisions,decision_ns,decision_hist,soft_drop,start_lines",
     ];
 
     fn index(&self) -> u64 {
@@ -69,7 +73,7 @@ impl CsvRow for GameResult {
 
     fn to_line(&self) -> String {
         format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             self.index,
             self.score,
             self.capped_score,
@@ -85,7 +89,12 @@ impl CsvRow for GameResult {
             self.cleared,
             self.decisions.csv_fields(),
             self.soft_drop.unwrap_or(0),
-            self.start_lines
+            self.start_lines,
+            self.bands
+                .as_ref()
+                .map(|b| b.iter().map(DecisionTimes::csv_field).collect::<Vec<_>>())
+                .unwrap_or_else(|| vec!["0/0/".to_string(); 4])
+                .join(",")
         )
     }
 
@@ -113,6 +122,16 @@ impl CsvRow for GameResult {
                 .map(|s| parse_num(s, "start_lines"))
                 .transpose()?
                 .unwrap_or(0),
+            bands: if f.len() > 18 {
+                let mut b: [DecisionTimes; 4] = Default::default();
+                for (i, t) in b.iter_mut().enumerate() {
+                    let field = f.get(18 + i).copied().unwrap_or_default();
+                    *t = DecisionTimes::parse_field(field, crate::gamecsv::BANDS[i])?;
+                }
+                Some(b)
+            } else {
+                None
+            },
             topped_out: false,
             position: None,
         })
@@ -134,6 +153,16 @@ impl GameResult {
         }
         let mut decisions = prefix.decisions.clone();
         decisions.merge(&rest.decisions);
+        let bands = prefix
+            .bands
+            .clone()
+            .zip(rest.bands.as_ref())
+            .map(|(mut a, b)| {
+                for (a, b) in a.iter_mut().zip(b) {
+                    a.merge(b);
+                }
+                a
+            });
         GameResult {
             index: prefix.index,
             score: rest.score,
@@ -148,6 +177,7 @@ impl GameResult {
             cleared: rest.cleared,
             topped_out: rest.topped_out,
             decisions,
+            bands,
             soft_drop: prefix.soft_drop.zip(rest.soft_drop).map(|(a, b)| a + b),
             start_lines: prefix.start_lines,
             position: rest.position.clone(),
@@ -187,6 +217,7 @@ pub fn play<G: RuleSet, P: Player<G> + ?Sized>(
         index,
         soft_drop: Some(0),
         start_lines: run.game.lines(),
+        bands: Some(Default::default()),
         ..GameResult::default()
     };
     let mut seen: [bool; 3] = [false; 3];
@@ -209,6 +240,9 @@ pub fn play<G: RuleSet, P: Player<G> + ?Sized>(
             decisions = player.decisions();
             if let Some(d) = player.last_elapsed() {
                 r.decisions.record(d);
+                if let Some(b) = &mut r.bands {
+                    b[crate::gamecsv::band(run.game.level())].record(d);
+                }
             }
         }
         let tick = run.step(input);
@@ -370,6 +404,30 @@ pub fn report(results: &[GameResult], s: &ReportSetup, wall: Duration) -> serde_
         times.merge(&r.decisions);
     }
     let busy = times.total_seconds();
+    // By band, over the games that keep them (all but those of a CSV written before the
+    // columns), each band with its decisions' count, median and p99.
+    let banded: Vec<&[DecisionTimes; 4]> =
+        results.iter().filter_map(|r| r.bands.as_ref()).collect();
+    let by_band = (!banded.is_empty()).then(|| {
+        let mut m = serde_json::Map::new();
+        for (i, name) in crate::gamecsv::BANDS.iter().enumerate() {
+            let mut t = DecisionTimes::default();
+            for b in &banded {
+                t.merge(&b[i]);
+            }
+            if t.count > 0 {
+                m.insert(
+                    name.trim_start_matches("decisions_").to_string(),
+                    serde_json::json!({
+                        "decisions": t.count,
+                        "median_ms": t.percentile_ms(50.0),
+                        "p99_ms": t.percentile_ms(99.0),
+                    }),
+                );
+            }
+        }
+        serde_json::json!({ "games": banded.len(), "bands": m })
+    });
     let b_runs = results.iter().filter(|_| s.b_type).count();
     let b_ok = results.iter().filter(|r| r.cleared).count();
     let pieces_b: f64 = if b_ok > 0 {
@@ -428,6 +486,7 @@ pub fn report(results: &[GameResult], s: &ReportSetup, wall: Duration) -> serde_
         "decisions_per_second": if busy > 0.0 { times.count as f64 / busy } else { 0.0 },
         "decision_ms_median": times.percentile_ms(50.0),
         "decision_ms_p99": times.percentile_ms(99.0),
+        "decisions_by_band": by_band,
         "wall_seconds": wall.as_secs_f64(),
     });
     if s.first_game > 0 {

@@ -202,6 +202,47 @@ impl DecisionTimes {
     }
 }
 
+/// The speed bands decision times are also kept by ([`band`]): before level 19, levels
+/// 19-28, 29-38 and 39 on, the levels where the piece's fall speeds up (at 39 only with the
+/// double killscreen, a departure; the band is kept either way). Each band's column name in
+/// a `--games-csv` file.
+pub const BANDS: [&str; 4] = [
+    "decisions_18",
+    "decisions_19",
+    "decisions_29",
+    "decisions_39",
+];
+
+/// The band ([`BANDS`]) of a decision made at `level`.
+pub fn band(level: u8) -> usize {
+    match level {
+        0..=18 => 0,
+        19..=28 => 1,
+        29..=38 => 2,
+        _ => 3,
+    }
+}
+
+impl DecisionTimes {
+    /// One CSV field: [`DecisionTimes::csv_fields`] with `/` in place of its commas.
+    pub fn csv_field(&self) -> String {
+        self.csv_fields().replace(',', "/")
+    }
+
+    /// Parses [`DecisionTimes::csv_field`]'s field of column `column`.
+    pub fn parse_field(s: &str, column: &str) -> Result<DecisionTimes, String> {
+        let mut parts = s.split('/');
+        let (Some(count), Some(ns), Some(hist), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(format!(
+                "column {column}: {s:?} is not count/decision_ns/decision_hist"
+            ));
+        };
+        DecisionTimes::parse(count, ns, hist).map_err(|e| format!("column {column}: {e}"))
+    }
+}
+
 /// Parses one CSV field; the error names the column.
 pub fn parse_num<T: std::str::FromStr>(s: &str, column: &str) -> Result<T, String> {
     s.trim()
@@ -604,5 +645,30 @@ mod tests {
         assert!(e.contains("out of range"), "{e}");
         let e = DecisionTimes::parse("x", "10", "").unwrap_err();
         assert!(e.contains("column decisions"), "{e}");
+    }
+
+    /// A band's field holds its decisions as the three decision columns do, `/` for the
+    /// commas; a malformed one names its band's column.
+    #[test]
+    fn band_fields_round_trip_and_name_their_column() {
+        assert_eq!(
+            [18u8, 0, 19, 28, 29, 38, 39, 255].map(band),
+            [0, 0, 1, 1, 2, 2, 3, 3]
+        );
+        let mut d = DecisionTimes::default();
+        for us in [700u64, 7_000, 70_000] {
+            d.record(Duration::from_micros(us));
+        }
+        let field = d.csv_field();
+        assert!(!field.contains(','), "{field}");
+        assert_eq!(DecisionTimes::parse_field(&field, BANDS[2]), Ok(d));
+        assert_eq!(
+            DecisionTimes::parse_field("0/0/", BANDS[0]),
+            Ok(DecisionTimes::default())
+        );
+        for bad in ["3/10", "3/10/1:3/4", "2/10/150:1"] {
+            let e = DecisionTimes::parse_field(bad, BANDS[1]).unwrap_err();
+            assert!(e.starts_with("column decisions_19"), "{bad}: {e}");
+        }
     }
 }

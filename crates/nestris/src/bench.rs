@@ -1048,6 +1048,32 @@ fn print_decisions(v: &serde_json::Value) {
         f("decision_ms_median"),
         f("decision_ms_p99")
     );
+    let by_band = &v["decisions_by_band"];
+    if let Some(bands) = by_band["bands"].as_object() {
+        let label = |k: &str| match k {
+            "18" => "before 19",
+            "19" => "19-28",
+            "29" => "29-38",
+            _ => "39 on",
+        };
+        let parts: Vec<String> = bands
+            .iter()
+            .map(|(k, b)| {
+                format!(
+                    "{}: {}, median {:.2} ms, p99 {:.2} ms",
+                    label(k),
+                    b["decisions"],
+                    b["median_ms"].as_f64().unwrap_or(0.0),
+                    b["p99_ms"].as_f64().unwrap_or(0.0)
+                )
+            })
+            .collect();
+        let of = match (by_band["games"].as_u64(), v["games"].as_u64()) {
+            (Some(a), Some(b)) if a < b => format!(" ({a} of the {b} games)"),
+            _ => String::new(),
+        };
+        println!("  by level{of}         {}", parts.join("; "));
+    }
 }
 
 fn print_classic_table(v: &serde_json::Value) {

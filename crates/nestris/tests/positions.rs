@@ -304,6 +304,49 @@ fn engine_snapshots_are_not_departures() {
     assert!(json.get("departure").is_none(), "{json}");
 }
 
+/// A game that crosses a speed band keeps its decisions by the level they were made at: the
+/// bands' counts add up to the decisions, both bands of a game from 126 lines at level 18 to
+/// 134 (level 19 from 130) hold some, and its line says it started at 126 lines.
+#[test]
+fn decisions_are_kept_by_speed_band() {
+    let dir = scratch("bands");
+    let position = dir.join("at126.txt");
+    let text = std::fs::read_to_string(file("well.txt")).expect("well.txt");
+    std::fs::write(&position, text.replace("lines 24", "lines 126")).unwrap();
+    let csv = dir.join("games.csv");
+    let json: serde_json::Value = serde_json::from_str(&stdout(&[
+        "bench",
+        "--games",
+        "1",
+        "--line-cap",
+        "134",
+        "--json",
+        "--position",
+        position.to_str().unwrap(),
+        "--games-csv",
+        csv.to_str().unwrap(),
+    ]))
+    .expect("json");
+    let bands = &json["decisions_by_band"];
+    assert_eq!(bands["games"], 1, "{json}");
+    let count = |k: &str| bands["bands"][k]["decisions"].as_u64().unwrap_or(0);
+    assert!(count("18") > 0 && count("19") > 0, "{json}");
+    assert!(bands["bands"].get("29").is_none(), "{json}");
+    assert_eq!(
+        Some(count("18") + count("19")),
+        json["decisions"].as_u64(),
+        "{json}"
+    );
+    let row = std::fs::read_to_string(&csv).expect("csv");
+    let f: Vec<&str> = row.lines().nth(2).unwrap_or_default().split(',').collect();
+    assert_eq!(f.get(17), Some(&"126"), "{row}");
+    assert!(
+        f.get(18)
+            .is_some_and(|b| b.starts_with(&format!("{}/", count("18")))),
+        "{row}"
+    );
+}
+
 /// A fresh folder under Cargo's scratch directory.
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
