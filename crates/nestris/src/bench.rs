@@ -628,10 +628,14 @@ impl Continuation {
         if let Some(again) = args.save_positions_at.filter(|&a| u64::from(a) <= at) {
             bail!("--save-positions-at {again}: the games of --continue {} start at {at} lines; save them later in the game", dir.display());
         }
-        if lines.next() != Some(GameResult::COLUMNS) {
-            bail!("--continue: {shown} line 2: not the columns of this version's bench CSV");
+        // A folder saved by an earlier version (the archived positions of results/) has
+        // fewer columns: the saved part then counts no soft-drop points, starts at 0 lines
+        // and keeps no decision times by level, as `compare` reads such a file.
+        let header = lines.next().unwrap_or_default();
+        if header != GameResult::COLUMNS && !GameResult::OLD_COLUMNS.contains(&header) {
+            bail!("--continue: {shown} line 2: not the columns of a bench CSV ({header:?}; this version writes {:?})", GameResult::COLUMNS);
         }
-        let columns = GameResult::COLUMNS.split(',').count();
+        let columns = header.split(',').count();
         let mut prefix = std::collections::HashMap::new();
         for (n, line) in lines.enumerate() {
             let n = n + 3;

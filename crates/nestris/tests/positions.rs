@@ -676,6 +676,49 @@ fn continued_games_are_the_games_played_through() {
         ],
         "start at 20 lines; save them later in the game",
     );
+    // A folder saved by an earlier version (the archived positions of results/): its
+    // results.csv with the first version's 16 columns, no soft-drop points, start lines or
+    // decisions by level. The games go on as they were played (their saved part counts no
+    // soft-drop points, so those are left out of the comparison with `csv_games`).
+    let old = dir.join("old");
+    std::fs::create_dir_all(&old).unwrap();
+    for e in std::fs::read_dir(&saved).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, old.join(p.file_name().unwrap())).unwrap();
+    }
+    let results = std::fs::read_to_string(old.join("results.csv")).unwrap();
+    let first_version: String = results
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                format!("{l}\n")
+            } else {
+                format!("{}\n", l.split(',').take(16).collect::<Vec<_>>().join(","))
+            }
+        })
+        .collect();
+    std::fs::write(old.join("results.csv"), &first_version).unwrap();
+    let from_old = dir.join("from-old.csv");
+    bench3(&[
+        "--line-cap",
+        "44",
+        "--continue",
+        &s(&old),
+        "--games-csv",
+        &s(&from_old),
+    ]);
+    assert_eq!(
+        without_frames(&csv_games(&whole)),
+        without_frames(&csv_games(&from_old))
+    );
+    // Columns of no version: refused, naming them.
+    let bad = first_version.replacen("decision_hist", "decision_histogram", 1);
+    std::fs::write(old.join("results.csv"), bad).unwrap();
+    assert_refused(
+        &["bench", "--games", "1", "--continue", &s(&old)],
+        "line 2: not the columns of a bench CSV",
+    );
     // Bad folders: no results file; games that went on past their saved positions.
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
