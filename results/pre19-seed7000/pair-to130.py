@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Pair two games CSVs by game index: mean diff of a column, s.e., deaths below a line count."""
+"""Pair two games CSVs by game index: mean diff of a column, s.e., deaths below a line count.
+
+Usage: pair-to130.py BASE CAND [COLUMN [LINES]]; BASE and CAND may each be several files
+joined by '+' (the ranges of one run)."""
 import csv, sys, math
 def load(f):
     rows = {}
@@ -9,7 +12,13 @@ def load(f):
         try: rows[int(r['game'])] = r
         except: pass
     return rows
-base, cand = load(sys.argv[1]), load(sys.argv[2])
+def load_all(arg):
+    # Several files joined by '+' (the ranges of one run): their games together.
+    rows = {}
+    for f in arg.split('+'):
+        rows.update(load(f))
+    return rows
+base, cand = load_all(sys.argv[1]), load_all(sys.argv[2])
 col = sys.argv[3] if len(sys.argv) > 3 else 'score'
 below = int(sys.argv[4]) if len(sys.argv) > 4 else 130
 ks = sorted(set(base) & set(cand))
