@@ -516,6 +516,15 @@ fn without_frames(lines: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// A copy of the files of folder `from` in a new folder `to`.
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+    }
+}
+
 /// `nestris bench` over three default games on one thread, with `extra` options.
 fn bench3(extra: &[&str]) -> String {
     stdout(&[&["bench", "--games", "3", "--threads", "1"][..], extra].concat())
@@ -681,11 +690,7 @@ fn continued_games_are_the_games_played_through() {
     // decisions by level. The games go on as they were played (their saved part counts no
     // soft-drop points, so those are left out of the comparison with `csv_games`).
     let old = dir.join("old");
-    std::fs::create_dir_all(&old).unwrap();
-    for e in std::fs::read_dir(&saved).unwrap() {
-        let p = e.unwrap().path();
-        std::fs::copy(&p, old.join(p.file_name().unwrap())).unwrap();
-    }
+    copy_folder(Path::new(&saved), &old);
     let results = std::fs::read_to_string(old.join("results.csv")).unwrap();
     let first_version: String = results
         .lines()
@@ -746,11 +751,7 @@ fn continued_games_are_the_games_played_through() {
     // A game of the folder without a position ended before the save: it topped out, and the
     // boards file says so.
     let short = dir.join("short");
-    std::fs::create_dir_all(&short).unwrap();
-    for e in std::fs::read_dir(&saved).unwrap() {
-        let p = e.unwrap().path();
-        std::fs::copy(&p, short.join(p.file_name().unwrap())).unwrap();
-    }
+    copy_folder(Path::new(&saved), &short);
     std::fs::remove_file(short.join("game-000001.txt")).unwrap();
     let boards = dir.join("boards.csv");
     bench3(&[
