@@ -255,8 +255,17 @@ pub struct AiConfig {
     pub rollout_locks: usize,
     /// Playouts per lock and possible next piece. Every lock plays the same piece sequences
     /// (drawn from the NES picker's transition probabilities, seeded by the position).
-    /// Under the double killscreen [`AiConfig::rollouts_double_killscreen`] takes its place.
+    /// From level 29 [`AiConfig::rollouts_killscreen`] takes its place if set, and under the
+    /// double killscreen [`AiConfig::rollouts_double_killscreen`].
     pub rollouts: usize,
+    /// Playouts per lock and possible next piece from level 29 where the piece falls a row a
+    /// frame (levels 29-38 in the field's format; every level from 29 without the double
+    /// killscreen), in place of [`AiConfig::rollouts`], which then counts below level 29
+    /// alone (the tall stacks' playouts). `None` (the default) = [`AiConfig::rollouts`]
+    /// there too. 32 measured +8,388 ± 5,537 before level 39 on the headline's 994 games
+    /// alive at 230 lines and +7,133 ± 8,946 on seed 7000's 398: not adopted (docs/experiments.md,
+    /// "After row 29").
+    pub rollouts_killscreen: Option<usize>,
     /// Playouts per lock and possible next piece where the piece falls two rows a frame (the
     /// double killscreen, a departure, from level 39 when the game has it on), in place of
     /// [`AiConfig::rollouts`]: every decision there is blind, and its playouts decide more of
@@ -369,6 +378,7 @@ impl Default for AiConfig {
             blind_next: 2,
             rollout_locks: 8,
             rollouts: 16,
+            rollouts_killscreen: None,
             rollouts_double_killscreen: 32,
             rollout_depth: 6,
             rollout_depth_double_killscreen: 6,
@@ -1350,13 +1360,20 @@ impl Ai {
     /// The playouts' shape at `level`, (sequences per lock and next piece, pieces each):
     /// [`AiConfig::rollouts_double_killscreen`] and
     /// [`AiConfig::rollout_depth_double_killscreen`] where the piece falls two rows a frame,
-    /// [`AiConfig::rollouts`] and [`AiConfig::rollout_depth`] elsewhere.
+    /// [`AiConfig::rollouts_killscreen`] (if set) and [`AiConfig::rollout_depth`] elsewhere
+    /// from level 29, [`AiConfig::rollouts`] and [`AiConfig::rollout_depth`] elsewhere.
     fn playout_shape(&self, level: u8) -> (usize, usize) {
         if two_rows_a_frame(level, self.double_killscreen) {
             (
                 self.cfg.rollouts_double_killscreen,
                 self.cfg.rollout_depth_double_killscreen,
             )
+        } else if let Some(count) = self
+            .cfg
+            .rollouts_killscreen
+            .filter(|_| level >= KILLSCREEN_LEVEL)
+        {
+            (count, self.cfg.rollout_depth)
         } else {
             (self.cfg.rollouts, self.cfg.rollout_depth)
         }

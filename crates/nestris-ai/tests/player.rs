@@ -232,15 +232,17 @@ fn playouts_are_deterministic_and_change_decisions() {
     }
 }
 
-/// `rollouts_double_killscreen` and `rollout_depth_double_killscreen` set the playouts' count
-/// and length where the piece falls two rows a frame, and only there: at level 29, or at
-/// level 39 without the double killscreen, they change nothing; at level 39 with it, they
-/// change the game, which `rollouts` and `rollout_depth` then do not.
+/// The playouts' count and length by band: `rollouts_killscreen`, once set, where the
+/// piece falls a row a frame from level 29 (level 29, or level 39 without the double
+/// killscreen), and `rollouts` there until it is set; `rollouts_double_killscreen` and
+/// `rollout_depth_double_killscreen` where it falls two rows a frame (level 39 with it),
+/// `rollout_depth` elsewhere. Each setting changes the game in its band and only there.
 #[test]
-fn the_double_killscreen_has_its_own_playout_count_and_depth() {
-    let cfg = |r: usize, rd: usize, d: usize, dd: usize| AiConfig {
+fn each_band_has_its_own_playout_count_and_depth() {
+    let cfg = |[r, rk, rd, d, dd]: [usize; 5]| AiConfig {
         rollout_locks: 4,
         rollouts: r,
+        rollouts_killscreen: (rk > 0).then_some(rk),
         rollouts_double_killscreen: rd,
         rollout_depth: d,
         rollout_depth_double_killscreen: dd,
@@ -252,18 +254,26 @@ fn the_double_killscreen_has_its_own_playout_count_and_depth() {
         inputs_of(g, &mut Ai::new(c), 2000).0
     };
     for (level, double) in [(29u8, true), (39, false), (39, true)] {
-        let base = play(level, double, cfg(2, 2, 3, 3));
+        let base = play(level, double, cfg([2, 2, 2, 3, 3]));
         let two_rows = level >= 39 && double;
-        for (what, own, other) in [
-            ("count", cfg(2, 5, 3, 3), cfg(5, 2, 3, 3)),
-            ("depth", cfg(2, 2, 3, 6), cfg(2, 2, 6, 3)),
+        // Unset, `rollouts` counts there: 2 as in `base`.
+        let unset = play(level, double, cfg([2, 0, 2, 3, 3]));
+        assert_eq!(
+            unset, base,
+            "level {level}, double killscreen {double}: unset"
+        );
+        for (what, setting, changes) in [
+            ("rollouts", [5, 2, 2, 3, 3], false),
+            ("rollouts unset from 29", [5, 0, 2, 3, 3], !two_rows),
+            ("rollouts_killscreen", [2, 5, 2, 3, 3], !two_rows),
+            ("rollouts_double_killscreen", [2, 2, 5, 3, 3], two_rows),
+            ("rollout_depth", [2, 2, 2, 6, 3], !two_rows),
+            ("rollout_depth_double_killscreen", [2, 2, 2, 3, 6], two_rows),
         ] {
-            let own = play(level, double, own) != base;
-            let other = play(level, double, other) != base;
             assert_eq!(
-                (own, other),
-                (two_rows, !two_rows),
-                "level {level}, double killscreen {double}: which {what} changed the game"
+                play(level, double, cfg(setting)) != base,
+                changes,
+                "level {level}, double killscreen {double}: whether {what} changed the game"
             );
         }
     }

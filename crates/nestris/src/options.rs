@@ -434,9 +434,16 @@ pub struct AiOptions {
     #[arg(long, default_value_t = AiConfig::default().rollout_locks)]
     pub rollout_locks: usize,
     /// Playouts per lock and possible next piece (the same sequences for every lock), except
-    /// under the double killscreen (`--rollouts-double-killscreen`).
+    /// under the double killscreen (`--rollouts-double-killscreen`) and, when it is given,
+    /// from level 29 (`--rollouts-killscreen`).
     #[arg(long, default_value_t = AiConfig::default().rollouts)]
     pub rollouts: usize,
+    /// Playouts per lock and possible next piece from level 29 where the piece falls a row a
+    /// frame (levels 29-38 in the field's format; every level from 29 without the double
+    /// killscreen), in place of `--rollouts`, which then counts below level 29 alone (the
+    /// tall stacks' playouts); 0..=64, `--rollouts` there unless given.
+    #[arg(long, value_name = "N")]
+    pub rollouts_killscreen: Option<usize>,
     /// Playouts per lock and possible next piece where the piece falls two rows a frame (the
     /// double killscreen, from level 39 when it is on; a departure), in place of `--rollouts`.
     #[arg(long, default_value_t = AiConfig::default().rollouts_double_killscreen)]
@@ -547,6 +554,10 @@ impl AiOptions {
             ("--rollout-locks", self.rollout_locks),
             ("--rollouts", self.rollouts),
             (
+                "--rollouts-killscreen",
+                self.rollouts_killscreen.unwrap_or(0),
+            ),
+            (
                 "--rollouts-double-killscreen",
                 self.rollouts_double_killscreen,
             ),
@@ -624,6 +635,7 @@ impl AiOptions {
             blind_next: self.blind_next,
             rollout_locks: self.rollout_locks,
             rollouts: self.rollouts,
+            rollouts_killscreen: self.rollouts_killscreen,
             rollouts_double_killscreen: self.rollouts_double_killscreen,
             rollout_depth: self.rollout_depth,
             rollout_depth_double_killscreen: self.rollout_depth_double_killscreen,
@@ -725,14 +737,19 @@ impl AiOptions {
 
     /// The playouts for reports: `8 locks x 16 x 6 pieces from level 29`, or `off`.
     pub fn playouts_label(&self) -> String {
-        if self.rollout_locks == 0 || (self.rollouts == 0 && self.rollouts_double_killscreen == 0) {
+        // The count where the blind playouts start (from level 29 unless set lower).
+        let killscreen = self.rollouts_killscreen.unwrap_or(self.rollouts);
+        if self.rollout_locks == 0 || (killscreen == 0 && self.rollouts_double_killscreen == 0) {
             "off".into()
         } else {
             let mut s = format!(
                 "{} locks x {} x {} pieces from level {}",
-                self.rollout_locks, self.rollouts, self.rollout_depth, self.rollout_from_level
+                self.rollout_locks, killscreen, self.rollout_depth, self.rollout_from_level
             );
-            if self.rollouts_double_killscreen != self.rollouts
+            if self.rollout_from_level < 29 && self.rollouts != killscreen {
+                s.push_str(&format!(" ({} x below level 29)", self.rollouts));
+            }
+            if self.rollouts_double_killscreen != killscreen
                 || self.rollout_depth_double_killscreen != self.rollout_depth
             {
                 s.push_str(&format!(

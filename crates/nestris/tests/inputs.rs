@@ -344,6 +344,10 @@ fn options_are_checked_alike() {
         ),
         (["--rollouts", "1000"], "--rollouts 1000 is out of range"),
         (
+            ["--rollouts-killscreen", "65"],
+            "--rollouts-killscreen 65 is out of range",
+        ),
+        (
             ["--rollouts-double-killscreen", "65"],
             "--rollouts-double-killscreen 65 is out of range",
         ),
