@@ -1360,8 +1360,9 @@ impl Ai {
     /// The playouts' shape at `level`, (sequences per lock and next piece, pieces each):
     /// [`AiConfig::rollouts_double_killscreen`] and
     /// [`AiConfig::rollout_depth_double_killscreen`] where the piece falls two rows a frame,
-    /// [`AiConfig::rollouts_killscreen`] (if set) and [`AiConfig::rollout_depth`] elsewhere
-    /// from level 29, [`AiConfig::rollouts`] and [`AiConfig::rollout_depth`] elsewhere.
+    /// [`AiConfig::rollouts_killscreen`] (if set) and [`AiConfig::rollout_depth`] at the
+    /// other levels from 29, and [`AiConfig::rollouts`] and [`AiConfig::rollout_depth`]
+    /// wherever neither applies.
     fn playout_shape(&self, level: u8) -> (usize, usize) {
         if two_rows_a_frame(level, self.double_killscreen) {
             (

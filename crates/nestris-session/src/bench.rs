@@ -42,7 +42,8 @@ pub struct GameResult {
     /// Decision times.
     pub decisions: DecisionTimes,
     /// The same decisions by the level they were made at ([`crate::gamecsv::BANDS`]);
-    /// `None` for a game read from a CSV written before those columns.
+    /// `None` for a game read from a CSV written before those columns, and for a game
+    /// continued ([`GameResult::continued`]) from one.
     pub bands: Option<[DecisionTimes; 4]>,
     /// Points scored for soft drops (the NES's `addHoldDownPoints`; part of `score`). `None`
     /// for a game read from a CSV written before the column.
@@ -93,7 +94,9 @@ impl CsvRow for GameResult {
             self.bands
                 .as_ref()
                 .map(|b| b.iter().map(DecisionTimes::csv_field).collect::<Vec<_>>())
-                .unwrap_or_else(|| vec!["0/0/".to_string(); 4])
+                // No bands (a game continued from a run written before those columns):
+                // four empty fields, which `parse` reads back as `None`.
+                .unwrap_or_else(|| vec![String::new(); 4])
                 .join(",")
         )
     }
@@ -122,20 +125,31 @@ impl CsvRow for GameResult {
                 .map(|s| parse_num(s, "start_lines"))
                 .transpose()?
                 .unwrap_or(0),
-            bands: if f.len() > 18 {
-                let mut b: [DecisionTimes; 4] = Default::default();
-                for (i, t) in b.iter_mut().enumerate() {
-                    let field = f.get(18 + i).copied().unwrap_or_default();
-                    *t = DecisionTimes::parse_field(field, crate::gamecsv::BANDS[i])?;
-                }
-                Some(b)
-            } else {
-                None
-            },
+            bands: parse_bands(f, parse_num(f[13], "decisions")?)?,
             topped_out: false,
             position: None,
         })
     }
+}
+
+/// The four band columns of a CSV line (from field 18), given the game's decision count.
+/// `None` where the line has no band columns (a CSV written before them), where all four are
+/// empty (a game without bands, as [`GameResult`]'s line writes it), and where all four count
+/// no decision while the game made some: that is how versions before stop 85 wrote a game
+/// without bands, and reading it as four empty bands would count it among the banded games.
+fn parse_bands(f: &[&str], decisions: u64) -> Result<Option<[DecisionTimes; 4]>, String> {
+    if f.len() <= 18 || f[18..].iter().take(4).all(|s| s.trim().is_empty()) {
+        return Ok(None);
+    }
+    let mut b: [DecisionTimes; 4] = Default::default();
+    for (i, t) in b.iter_mut().enumerate() {
+        let field = f.get(18 + i).copied().unwrap_or_default();
+        *t = DecisionTimes::parse_field(field, crate::gamecsv::BANDS[i])?;
+    }
+    if decisions > 0 && b.iter().all(|t| t.count == 0) {
+        return Ok(None);
+    }
+    Ok(Some(b))
 }
 
 impl GameResult {
@@ -772,4 +786,71 @@ pub fn run_games<T: CsvRow + Send>(
         interrupted: stop.load(Ordering::Relaxed),
         wall: start.elapsed(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gamecsv::CsvRow;
+    use std::time::Duration;
+
+    /// A game of 3 decisions, with or without its bands.
+    fn game(bands: bool) -> GameResult {
+        let mut decisions = DecisionTimes::default();
+        let mut b: [DecisionTimes; 4] = Default::default();
+        for (i, us) in [900u64, 4_000, 12_000].into_iter().enumerate() {
+            decisions.record(Duration::from_micros(us));
+            b[i + 1].record(Duration::from_micros(us));
+        }
+        GameResult {
+            index: 7,
+            score: 1_234_560,
+            capped_score: 999_999,
+            lines: 330,
+            level: 38,
+            pieces: 800,
+            decisions,
+            bands: bands.then_some(b),
+            soft_drop: Some(0),
+            start_lines: 230,
+            ..GameResult::default()
+        }
+    }
+
+    fn read(line: &str) -> GameResult {
+        let f: Vec<&str> = line.split(',').collect();
+        GameResult::parse(&f).expect("parses")
+    }
+
+    #[test]
+    fn a_games_bands_survive_its_csv_line_and_their_absence_too() {
+        let with = game(true);
+        let back = read(&with.to_line());
+        assert_eq!(back.bands, with.bands);
+        assert_eq!(back.decisions, with.decisions);
+
+        // A game continued from a folder written before the band columns has none: its line
+        // leaves the four fields empty and reads back as having none, not four empty bands
+        // (which the report's "by level" would count as a banded game).
+        let without = game(false);
+        let line = without.to_line();
+        assert!(line.ends_with("230,,,,"), "{line}");
+        let head = line.split(',').take(18).collect::<Vec<_>>().join(",");
+        assert_eq!(read(&line).bands, None);
+        let banded = |rs: &[GameResult]| rs.iter().filter(|r| r.bands.is_some()).count();
+        assert_eq!(banded(&[read(&with.to_line()), read(&line)]), 1);
+
+        // Versions before stop 85 wrote such a game's bands as four zero counts: a game with
+        // decisions and no decision in any band is read as one without bands.
+        let old = head.clone() + ",0/0/,0/0/,0/0/,0/0/";
+        assert_eq!(read(&old).bands, None);
+        // A line without the band columns at all (a CSV written before them).
+        let older: Vec<&str> = head.split(',').collect();
+        assert_eq!(GameResult::parse(&older).unwrap().bands, None);
+        // A bad band field is still an error naming its column.
+        let bad = head + ",0/0/,x,0/0/,0/0/";
+        let f: Vec<&str> = bad.split(',').collect();
+        let e = GameResult::parse(&f).unwrap_err();
+        assert!(e.contains(crate::gamecsv::BANDS[1]), "{e}");
+    }
 }

@@ -737,7 +737,8 @@ impl AiOptions {
 
     /// The playouts for reports: `8 locks x 16 x 6 pieces from level 29`, or `off`.
     pub fn playouts_label(&self) -> String {
-        // The count where the blind playouts start (from level 29 unless set lower).
+        // The count from level 29, where the label's playouts are counted (the tall
+        // stacks' playouts below level 29 keep `rollouts`).
         let killscreen = self.rollouts_killscreen.unwrap_or(self.rollouts);
         if self.rollout_locks == 0 || (killscreen == 0 && self.rollouts_double_killscreen == 0) {
             "off".into()
