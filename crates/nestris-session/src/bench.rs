@@ -102,6 +102,7 @@ impl CsvRow for GameResult {
     }
 
     fn parse(f: &[&str]) -> Result<GameResult, String> {
+        let decisions = DecisionTimes::parse(f[13], f[14], f[15])?;
         Ok(GameResult {
             index: parse_num(f[0], "game")?,
             score: parse_num(f[1], "score")?,
@@ -118,14 +119,14 @@ impl CsvRow for GameResult {
                 parse_num(f[11], "before_39")?,
             ],
             cleared: parse_bool(f[12], "cleared")?,
-            decisions: DecisionTimes::parse(f[13], f[14], f[15])?,
+            bands: parse_bands(f, decisions.count)?,
+            decisions,
             soft_drop: f.get(16).map(|s| parse_num(s, "soft_drop")).transpose()?,
             start_lines: f
                 .get(17)
                 .map(|s| parse_num(s, "start_lines"))
                 .transpose()?
                 .unwrap_or(0),
-            bands: parse_bands(f, parse_num(f[13], "decisions")?)?,
             topped_out: false,
             position: None,
         })
