@@ -263,8 +263,9 @@ pub struct AiConfig {
     /// killscreen), in place of [`AiConfig::rollouts`], which then counts below level 29
     /// alone (the tall stacks' playouts). `None` (the default) = [`AiConfig::rollouts`]
     /// there too. 32 measured +8,388 ± 5,537 before level 39 on the headline's 994 games
-    /// alive at 230 lines and +7,133 ± 8,946 on seed 7000's 398: not adopted (docs/experiments.md,
-    /// "After row 29").
+    /// alive at 230 lines and +7,133 ± 8,946 on seed 7000's 398, 64 +6,979 ± 5,459 on the
+    /// same 994 (-1,409 ± 5,397 against 32): not adopted (docs/experiments.md, "After row
+    /// 29").
     pub rollouts_killscreen: Option<usize>,
     /// Playouts per lock and possible next piece where the piece falls two rows a frame (the
     /// double killscreen, a departure, from level 39 when the game has it on), in place of
