@@ -10,7 +10,7 @@ use crate::board::{Board, ROWS};
 use crate::search::{BoardBefore, IReachPaths};
 
 /// Every feature, by name, with what it measures. Names are the weights file's keys.
-pub const FEATURES: [(&str, &str); 39] = [
+pub const FEATURES: [(&str, &str); 40] = [
     ("lines_cleared", "lines cleared by the placed pieces"),
     (
         "lock_height",
@@ -142,6 +142,11 @@ pub const FEATURES: [(&str, &str); 39] = [
          in columns 0-4, right of one in 5-9) stands below the mean height of the columns on \
          the near side: under the double killscreen only a low stack lets pieces cross the \
          well to fill the far side, and a row is cleared only once it is full there too",
+    ),
+    (
+        "low_holes",
+        "holes times the rows the tallest column stands below danger_height: a hole kept on \
+         a low stack, where nothing forces it (a tall stack may need to cover the well)",
     ),
 ];
 
@@ -1160,6 +1165,7 @@ impl Evaluator {
                 "column_transitions",
                 "holes",
                 "covered_cells",
+                "low_holes",
             ]);
         let need_rows = nz(&["row_transitions", "hidden_blocks"]);
         let need_wells = nz(&["well_cells", "deep_wells", "i_dependency"]);
@@ -1511,6 +1517,9 @@ impl Evaluator {
             f[4] = col_holes as f64;
             f[9] = col_trans as f64;
             f[17] = holes as f64;
+            // Holes on a low stack: the rows below the danger height, as `low_burns` reads
+            // them (0 once the stack stands at or above it).
+            f[39] = f[17] * (w.danger_height - maxh as f64).max(0.0);
             f[18] = covered as f64;
             if self.need_depths {
                 let (mut weighted_holes, mut depth_total) = (0u32, 0u32);
@@ -1826,6 +1835,25 @@ mod tests {
             assert!(d.at(level, true).get("bumpiness") > 0.0, "level {level}");
         }
         assert!(d.at(39, false).get("surface") > 0.0);
+    }
+
+    /// `low_holes`: the holes times the rows the tallest column stands below the danger
+    /// height; nothing at or above it, and nothing without holes.
+    #[test]
+    fn low_holes_count_holes_by_the_rows_below_the_danger_height() {
+        // Two holes (column 0's second row, column 4's first), the tallest column 4 rows.
+        let b = board!["#.........", "#..#......", "...##....#", "####.#####"];
+        let with = |b: &Board, dh: f64| {
+            let mut w = Weights::zero("params");
+            w.danger_height = dh;
+            Evaluator::features(b, &MoveSummary::default(), &w)[idx("low_holes")]
+        };
+        assert_eq!(with(&b, 10.0), 2.0 * 6.0);
+        assert_eq!(with(&b, 4.5), 2.0 * 0.5);
+        assert_eq!(with(&b, 4.0), 2.0 * 0.0);
+        assert_eq!(with(&b, 2.0), 0.0);
+        let clean = board!["#.........", "###.######"];
+        assert_eq!(with(&clean, 10.0), 0.0);
     }
 
     #[test]

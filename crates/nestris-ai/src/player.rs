@@ -249,6 +249,13 @@ pub struct AiConfig {
     pub blind_locks: usize,
     /// Placements of each possible next piece in that blind third ply.
     pub blind_next: usize,
+    /// The blind third ply one piece deeper, below [`AiConfig::fourth_ply_until`]: for each
+    /// of its locks and each possible next piece, the best this-many of that piece's
+    /// `blind_next` placements (by their third-ply value) are valued by the fourth ply (the
+    /// expectation over the two pieces after the next of their best placements, as a
+    /// sighted choice values its pairs), and the best of them stands for the pair. 0 = the
+    /// blind third ply alone (the default).
+    pub blind_fourth: usize,
     /// Playouts for decisions made before the next piece is seen (see [`AiConfig::blind_locks`]):
     /// how many of the current piece's locks (best first by the expected two-piece value) are
     /// valued by greedy playouts instead of the blind third ply. 0 = off.
@@ -377,6 +384,7 @@ impl Default for AiConfig {
             blind_playouts_above: None,
             blind_locks: 3,
             blind_next: 2,
+            blind_fourth: 0,
             rollout_locks: 8,
             rollouts: 16,
             rollouts_killscreen: None,
@@ -1334,12 +1342,38 @@ impl Ai {
             if c2 >= TOP_OUT {
                 break;
             }
+            let deeper =
+                self.cfg.blind_fourth > 0 && self.root.timing.level < self.cfg.fourth_ply_until;
             for n in PieceKind::ALL {
                 let p3 = next_piece_probabilities(n);
-                out[li][n as usize] = self.third_ply(&after[li], n, &p3, self.cfg.blind_next);
+                out[li][n as usize] = if deeper {
+                    self.blind_fourth_value(&after[li], n, &p3)
+                } else {
+                    self.third_ply(&after[li], n, &p3, self.cfg.blind_next)
+                };
             }
         }
         out
+    }
+
+    /// [`AiConfig::blind_fourth`]: the value of `a` (after the current piece) with `next`
+    /// coming, by the fourth ply of the best `blind_fourth` of `next`'s `blind_next`
+    /// placements by their third-ply value.
+    fn blind_fourth_value(&mut self, a: &After, next: PieceKind, p3: &[f64; 7]) -> f64 {
+        let (v3, mut seconds) = self.third_ply_pairs(a, next, p3, self.cfg.blind_next);
+        if v3 >= TOP_OUT {
+            return v3;
+        }
+        seconds.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let mut best = TOP_OUT * 2.0;
+        for (v, s) in seconds.iter().take(self.cfg.blind_fourth) {
+            if *v >= TOP_OUT {
+                break;
+            }
+            let mut k = FourthPly::default();
+            best = best.min(self.fourth_ply(s, next, &mut k));
+        }
+        best
     }
 
     /// Whether blind decisions at `level` are valued by playouts.
@@ -2326,6 +2360,61 @@ mod tests {
             assert_eq!(vc[0][ni], TOP_OUT * 2.0, "a lock left out stays out");
         }
         assert!(vc.iter().zip(&v2).skip(1).any(|(a, b)| a != b));
+    }
+
+    /// `blind_fourth`: each blind (lock, next piece) pair is valued by the fourth ply of the
+    /// best K of the third ply's placements of that piece, below `fourth_ply_until` only.
+    #[test]
+    fn blind_fourth_values_the_blind_pairs_by_the_fourth_ply() {
+        let board = Board::from_rows_bottom(&[
+            "#.........",
+            "##...#..#.",
+            "###.###.#.",
+            "####.####.",
+            "#########.",
+        ]);
+        let mut ai = Ai::new(AiConfig::default());
+        ai.eval_ks = ai.cfg.weights.phase(20, 160, false, false);
+        ai.root.timing = Timing::spawn(20);
+        let a = After {
+            board,
+            m: MoveSummary::default(),
+            lines: 0x0160,
+            level: 20,
+        };
+        let next = PieceKind::S;
+        let p3 = next_piece_probabilities(next);
+        // By hand: the third ply's best `blind_next` placements of the next piece, the best K
+        // by their third-ply value each valued by the fourth ply, the best of them.
+        let (v3, mut pairs) = ai.third_ply_pairs(&a, next, &p3, ai.cfg.blind_next);
+        pairs.sort_by(|x, y| x.0.total_cmp(&y.0));
+        for k in [1, 2] {
+            ai.cfg.blind_fourth = k;
+            let want = pairs
+                .iter()
+                .take(k)
+                .map(|(_, s)| ai.fourth_ply(s, next, &mut FourthPly::default()))
+                .fold(TOP_OUT * 2.0, f64::min);
+            assert_eq!(ai.blind_fourth_value(&a, next, &p3), want);
+            assert!(want != v3, "one ply deeper is another value");
+        }
+        // Two pairs value the board no worse than one.
+        ai.cfg.blind_fourth = 1;
+        let one = ai.blind_fourth_value(&a, next, &p3);
+        ai.cfg.blind_fourth = 2;
+        assert!(ai.blind_fourth_value(&a, next, &p3) <= one);
+        // `blind_values` uses it below `fourth_ply_until` only, and the third ply without it.
+        let v2 = vec![[0.0; 7]];
+        let after = vec![a];
+        ai.cfg.blind_fourth = 1;
+        let deeper = ai.blind_values(&v2, &after, PieceKind::T);
+        assert_eq!(deeper[0][next as usize], one);
+        ai.cfg.blind_fourth = 0;
+        let third = ai.blind_values(&v2, &after, PieceKind::T);
+        assert_eq!(third[0][next as usize], v3);
+        ai.cfg.blind_fourth = 1;
+        ai.root.timing = Timing::spawn(29);
+        assert_eq!(ai.blind_values(&v2, &after, PieceKind::T), third);
     }
 
     /// `fourth_ply_lookahead`: the fourth ply's piece after the next is placed at the best of

@@ -387,6 +387,11 @@ pub struct AiOptions {
     /// after of its best placement (0 = greedy).
     #[arg(long, default_value_t = AiConfig::default().fourth_ply_lookahead, value_name = "K")]
     pub fourth_ply_lookahead: usize,
+    /// The blind third ply one piece deeper before level 29 (--fourth-ply-until): for each
+    /// of its locks and next pieces, the best K of that piece's placements valued by the
+    /// fourth ply (0 = the blind third ply alone).
+    #[arg(long, default_value_t = AiConfig::default().blind_fourth, value_name = "K")]
+    pub blind_fourth: usize,
     /// From level 19, the state the first --reaction frames commit to is chosen by
     /// third-ply values: for each possible next piece, its best N locks of the current piece
     /// are valued as the final choice will value them (0 = by two-piece values alone).
@@ -548,6 +553,7 @@ impl AiOptions {
             ("--fourth-ply", self.fourth_ply),
             ("--fifth-ply", self.fifth_ply),
             ("--fourth-ply-lookahead", self.fourth_ply_lookahead),
+            ("--blind-fourth", self.blind_fourth),
             ("--tall-playouts", self.tall_playouts),
             ("--blind-locks", self.blind_locks),
             ("--blind-next", self.blind_next),
@@ -626,6 +632,7 @@ impl AiOptions {
             fourth_ply: self.fourth_ply,
             fifth_ply: self.fifth_ply,
             fourth_ply_lookahead: self.fourth_ply_lookahead,
+            blind_fourth: self.blind_fourth,
             fourth_ply_until: self.fourth_ply_until,
             fourth_ply_max_height: self.fourth_ply_max_height,
             fourth_ply_max_height_before_19: self.fourth_ply_max_height_before_19,
@@ -729,6 +736,12 @@ impl AiOptions {
         }
         if self.fifth_ply > 0 {
             s.push_str(&format!("; a fifth ply for the best {}", self.fifth_ply));
+        }
+        if self.blind_fourth > 0 {
+            s.push_str(&format!(
+                "; the blind choices' best {} a next piece one ply deeper",
+                self.blind_fourth
+            ));
         }
         s.push_str(&tall);
         s.push_str(&commit);
