@@ -1123,7 +1123,7 @@ pub struct Evaluator {
     need_ready: bool,
     /// Every feature computed, whatever its weight ([`Evaluator::features`]): the features
     /// that are computed only when weighted (`drought_risk`, `well_side_pit`,
-    /// `far_side_shortfall`) are computed too.
+    /// `far_side_shortfall`, `low_holes`) are computed too.
     all_features: bool,
     /// From this level, in games with the double killscreen on, `unreachable_columns`
     /// measures the vertical I's reach at its gravity, even before level 39 (the
@@ -1518,8 +1518,11 @@ impl Evaluator {
             f[9] = col_trans as f64;
             f[17] = holes as f64;
             // Holes on a low stack: the rows below the danger height, as `low_burns` reads
-            // them (0 once the stack stands at or above it).
-            f[39] = f[17] * (w.danger_height - maxh as f64).max(0.0);
+            // them (0 once the stack stands at or above it). Only when weighted: no preset
+            // uses it, and this is the leaves' hot path.
+            if self.all_features || w.w[39] != 0.0 {
+                f[39] = f[17] * (w.danger_height - maxh as f64).max(0.0);
+            }
             f[18] = covered as f64;
             if self.need_depths {
                 let (mut weighted_holes, mut depth_total) = (0u32, 0u32);
