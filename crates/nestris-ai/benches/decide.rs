@@ -65,10 +65,16 @@ fn decide(c: &mut Criterion) {
         rollouts_double_killscreen: 16,
         ..AiConfig::default()
     };
+    // Row 29's playouts at levels 29-38 (16 sequences; 32 since row 30).
+    let row29 = AiConfig {
+        rollouts_killscreen: Some(16),
+        ..AiConfig::default()
+    };
     for (name, cfg, level, double, skip) in [
         ("level18_four_plies", &four, 18, false, 20),
         ("level18_five_plies", &five, 18, false, 20),
         ("level29_playouts", &five, 29, false, 10),
+        ("level29_playouts_16", &row29, 29, false, 10),
         ("level39_double_killscreen", &five, 39, true, 10),
         ("level39_double_killscreen_16", &sixteen, 39, true, 10),
     ] {

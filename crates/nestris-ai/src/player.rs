@@ -268,11 +268,12 @@ pub struct AiConfig {
     /// Playouts per lock and possible next piece from level 29 where the piece falls a row a
     /// frame (levels 29-38 in the field's format; every level from 29 without the double
     /// killscreen), in place of [`AiConfig::rollouts`], which then counts below level 29
-    /// alone (the tall stacks' playouts). `None` (the default) = [`AiConfig::rollouts`]
-    /// there too. 32 measured +8,388 ± 5,537 before level 39 on the headline's 994 games
-    /// alive at 230 lines and +7,133 ± 8,946 on seed 7000's 398, 64 +6,979 ± 5,459 on the
-    /// same 994 (-1,409 ± 5,397 against 32): not adopted (docs/experiments.md, "After row
-    /// 29").
+    /// alone (the tall stacks' playouts). `None` = [`AiConfig::rollouts`] there too.
+    /// `Some(32)` by default since row 30: before level 39, +7,133 ± 8,946 on seed 7000's
+    /// 398 games alive at 230 lines, +8,388 ± 5,537 on row 28's 994, +14,567 ± 6,922 on
+    /// `--blind-fourth 1`'s 630 and +6,192 ± 5,511 in row 29's 1000 whole games (+6,815 ±
+    /// 11,497 a whole game); 64 measured -1,409 ± 5,397 against 32 (docs/experiments.md,
+    /// "Row 30").
     pub rollouts_killscreen: Option<usize>,
     /// Playouts per lock and possible next piece where the piece falls two rows a frame (the
     /// double killscreen, a departure, from level 39 when the game has it on), in place of
@@ -387,7 +388,7 @@ impl Default for AiConfig {
             blind_fourth: 0,
             rollout_locks: 8,
             rollouts: 16,
-            rollouts_killscreen: None,
+            rollouts_killscreen: Some(32),
             rollouts_double_killscreen: 32,
             rollout_depth: 6,
             rollout_depth_double_killscreen: 6,

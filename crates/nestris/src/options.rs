@@ -123,6 +123,13 @@ fn read_position_folder(
     Ok(points)
 }
 
+/// `--rollouts-killscreen`'s default: the AI's, or `--rollouts`' default where the AI
+/// leaves it to `rollouts`.
+fn default_rollouts_killscreen() -> usize {
+    let d = AiConfig::default();
+    d.rollouts_killscreen.unwrap_or(d.rollouts)
+}
+
 /// Parses `--level`: every bad value (negative, too large, not a number) gets the same error.
 pub fn parse_level(s: &str) -> Result<u16, String> {
     match s.trim().parse::<i64>() {
@@ -439,16 +446,17 @@ pub struct AiOptions {
     #[arg(long, default_value_t = AiConfig::default().rollout_locks)]
     pub rollout_locks: usize,
     /// Playouts per lock and possible next piece (the same sequences for every lock), except
-    /// under the double killscreen (`--rollouts-double-killscreen`) and, when it is given,
-    /// from level 29 (`--rollouts-killscreen`).
+    /// under the double killscreen (`--rollouts-double-killscreen`) and from level 29
+    /// (`--rollouts-killscreen`): below level 29, the tall stacks' playouts.
     #[arg(long, default_value_t = AiConfig::default().rollouts)]
     pub rollouts: usize,
     /// Playouts per lock and possible next piece from level 29 where the piece falls a row a
     /// frame (levels 29-38 in the field's format; every level from 29 without the double
     /// killscreen), in place of `--rollouts`, which then counts below level 29 alone (the
-    /// tall stacks' playouts); 0..=64, `--rollouts` there unless given.
-    #[arg(long, value_name = "N")]
-    pub rollouts_killscreen: Option<usize>,
+    /// tall stacks' playouts); 0..=64. 32 since row 30 (16, the count of `--rollouts`,
+    /// before it).
+    #[arg(long, value_name = "N", default_value_t = default_rollouts_killscreen())]
+    pub rollouts_killscreen: usize,
     /// Playouts per lock and possible next piece where the piece falls two rows a frame (the
     /// double killscreen, from level 39 when it is on; a departure), in place of `--rollouts`.
     #[arg(long, default_value_t = AiConfig::default().rollouts_double_killscreen)]
@@ -559,10 +567,7 @@ impl AiOptions {
             ("--blind-next", self.blind_next),
             ("--rollout-locks", self.rollout_locks),
             ("--rollouts", self.rollouts),
-            (
-                "--rollouts-killscreen",
-                self.rollouts_killscreen.unwrap_or(0),
-            ),
+            ("--rollouts-killscreen", self.rollouts_killscreen),
             (
                 "--rollouts-double-killscreen",
                 self.rollouts_double_killscreen,
@@ -642,7 +647,7 @@ impl AiOptions {
             blind_next: self.blind_next,
             rollout_locks: self.rollout_locks,
             rollouts: self.rollouts,
-            rollouts_killscreen: self.rollouts_killscreen,
+            rollouts_killscreen: Some(self.rollouts_killscreen),
             rollouts_double_killscreen: self.rollouts_double_killscreen,
             rollout_depth: self.rollout_depth,
             rollout_depth_double_killscreen: self.rollout_depth_double_killscreen,
@@ -752,7 +757,7 @@ impl AiOptions {
     pub fn playouts_label(&self) -> String {
         // The count from level 29, where the label's playouts are counted (the tall
         // stacks' playouts below level 29 keep `rollouts`).
-        let killscreen = self.rollouts_killscreen.unwrap_or(self.rollouts);
+        let killscreen = self.rollouts_killscreen;
         if self.rollout_locks == 0 || (killscreen == 0 && self.rollouts_double_killscreen == 0) {
             "off".into()
         } else {
