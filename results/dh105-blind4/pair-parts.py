@@ -5,8 +5,10 @@ Usage: pair-parts.py BASE CAND
 BASE and CAND may each be several files joined by '+'; a later file's game replaces an
 earlier file's. CAND holds whole games: the runs from the positions at 230 lines, which
 also list their range's games lost before 230 lines, written first. Until a range is
-finished, its figures therefore lean toward those lost games. Prints the paired gain ± s.e. of the whole game, before level 29 and from
-level 29 (score - before_29), on the games both have. The rule set at stop 92: adopt
+finished, its figures therefore lean toward those lost games.
+
+Prints the paired gain ± s.e. of the whole game, before level 29 and from level 29
+(score - before_29), on the games both have. The rule set at stop 92: adopt
 unless the part from level 29 is more than two standard errors below zero."""
 import csv, math, sys
 
