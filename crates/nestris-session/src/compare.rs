@@ -13,12 +13,15 @@ use crate::gamecsv::{option_differences, read_any, CsvError};
 type Column = (&'static str, fn(&GameResult) -> f64);
 
 /// The columns compared, with how to read each from a game. A file written before the
-/// `soft_drop` column counts none: the AI never soft-dropped before it.
-const COLUMNS: [Column; 9] = [
+/// `soft_drop` column counts none: the AI never soft-dropped before it. `from_29` is not a
+/// CSV column: it is the score made from level 29 on (`score - before_29`), the part a change
+/// made only from level 29 can move.
+const COLUMNS: [Column; 10] = [
     ("score", |g| g.score as f64),
     ("lines", |g| g.lines as f64),
     ("before_19", |g| g.before[0] as f64),
     ("before_29", |g| g.before[1] as f64),
+    ("from_29", |g| g.score.saturating_sub(g.before[1]) as f64),
     ("before_39", |g| g.before[2] as f64),
     ("tetrises", |g| g.tetrises as f64),
     ("tetris_lines", |g| g.tetris_lines as f64),
@@ -69,6 +72,18 @@ pub enum CompareError {
     /// A file is not a readable `--games-csv` file (the message names it, the line and why).
     #[error(transparent)]
     Csv(#[from] CsvError),
+    /// One run's files hold the same game twice (a game index in two files, or twice in one).
+    #[error(
+        "compare: game {index} is in {first} and again in {second}; give each range of games once"
+    )]
+    DuplicateGame {
+        /// The game index.
+        index: u64,
+        /// The file where it was first read.
+        first: String,
+        /// The file where it was read again.
+        second: String,
+    },
     /// The runs have fewer than two games in common: no standard error can be given.
     #[error("the two runs have {common} game(s) in common (by game index); a paired comparison needs at least 2")]
     TooFewCommon {
@@ -77,16 +92,40 @@ pub enum CompareError {
     },
 }
 
-/// Reads two `--games-csv` files (their bytes, named for messages) and compares the games
-/// both hold, by game index.
-pub fn compare_files(
-    base_name: &str,
-    base: &[u8],
-    new_name: &str,
-    new: &[u8],
-) -> Result<Comparison, CompareError> {
-    let (base_options, base_games) = read_any::<GameResult>("compare", base_name, base)?;
-    let (new_options, new_games) = read_any::<GameResult>("compare", new_name, new)?;
+/// One `--games-csv` file's name (for messages) and bytes.
+pub type NamedFile<'a> = (&'a str, &'a [u8]);
+
+/// Reads one run's files (e.g. its `--first-game 0` and `--first-game 500` ranges): the games
+/// of all, and the first file's options. A game index read twice is an error.
+fn read_run(files: &[NamedFile]) -> Result<(serde_json::Value, Vec<GameResult>), CompareError> {
+    let mut options = serde_json::Value::Null;
+    let mut games = Vec::new();
+    let mut seen: std::collections::HashMap<u64, &str> = std::collections::HashMap::new();
+    for (i, &(name, bytes)) in files.iter().enumerate() {
+        let (o, g) = read_any::<GameResult>("compare", name, bytes)?;
+        if i == 0 {
+            options = o;
+        }
+        for game in g {
+            if let Some(first) = seen.insert(game.index, name) {
+                return Err(CompareError::DuplicateGame {
+                    index: game.index,
+                    first: first.to_string(),
+                    second: name.to_string(),
+                });
+            }
+            games.push(game);
+        }
+    }
+    Ok((options, games))
+}
+
+/// Reads two runs' `--games-csv` files (their names, for messages, and bytes; a run may be
+/// several files, one per range of games) and compares the games both hold, by game index.
+/// The options compared are those of each run's first file.
+pub fn compare_files(base: &[NamedFile], new: &[NamedFile]) -> Result<Comparison, CompareError> {
+    let (base_options, base_games) = read_run(base)?;
+    let (new_options, new_games) = read_run(new)?;
     let mut c = compare(&base_games, &new_games)?;
     // An options line that is JSON but not an object is named rather than read as "the same".
     c.option_differences = option_differences(&base_options, &new_options, "in BASE", "in NEW")
@@ -254,29 +293,89 @@ mod tests {
         let a = format!("{}{}\n{}\n", header("a.toml"), line(0, 10), line(1, 20));
         // A run still going: its cut last line is left out.
         let b = format!("{}{}\n{}\n1,2", header("b.toml"), line(1, 26), line(0, 12));
-        let c = compare_files("a.csv", a.as_bytes(), "b.csv", b.as_bytes()).unwrap();
+        let c = compare_files(&[("a.csv", a.as_bytes())], &[("b.csv", b.as_bytes())]).unwrap();
         assert_eq!(c.games, 2);
         assert_eq!(c.columns[0].gain, 4.0);
         assert_eq!(
             c.option_differences,
             vec!["weights: \"a.toml\" in BASE, \"b.toml\" in NEW".to_string()]
         );
-        let e = compare_files("a.csv", a.as_bytes(), "x.csv", b"game,score\n1,2\n").unwrap_err();
+        let e = compare_files(
+            &[("a.csv", a.as_bytes())],
+            &[("x.csv", &b"game,score\n1,2\n"[..])],
+        )
+        .unwrap_err();
         assert!(
             e.to_string()
                 .starts_with("compare: x.csv is not a --games-csv file"),
             "{e}"
         );
         let odd = a.replacen("{\"seed\":1,\"weights\":\"a.toml\"}", "5", 1);
-        let c = compare_files("a.csv", a.as_bytes(), "odd.csv", odd.as_bytes()).unwrap();
+        let c = compare_files(&[("a.csv", a.as_bytes())], &[("odd.csv", odd.as_bytes())]).unwrap();
         assert_eq!(
             c.option_differences,
             vec!["cannot be compared: the options line is not a JSON object".to_string()]
         );
-        let e = compare_files("a.csv", a.as_bytes(), "e.csv", b"").unwrap_err();
+        let e = compare_files(&[("a.csv", a.as_bytes())], &[("e.csv", &b""[..])]).unwrap_err();
         assert!(e.to_string().contains("e.csv holds no game"), "{e}");
         let bad = format!("{}0,zz{}\n", header("a"), &line(0, 1)[3..]);
-        let e = compare_files("a.csv", a.as_bytes(), "bad.csv", bad.as_bytes()).unwrap_err();
+        let e =
+            compare_files(&[("a.csv", a.as_bytes())], &[("bad.csv", bad.as_bytes())]).unwrap_err();
         assert!(e.to_string().contains("bad.csv line 3"), "{e}");
+    }
+
+    #[test]
+    fn a_run_may_be_several_files_and_the_part_from_level_29_is_paired() {
+        let header = format!(
+            "# nestris bench {{\"seed\":1}}\n{}\n",
+            <GameResult as crate::gamecsv::CsvRow>::COLUMNS
+        );
+        let file = |games: &[(u64, u64, u64)]| {
+            let mut s = header.clone();
+            for &(i, score, before_29) in games {
+                let mut g = game(i, score, 300);
+                g.before = [0, before_29, 0];
+                g.decisions.record(std::time::Duration::from_micros(2500));
+                s.push_str(&crate::gamecsv::CsvRow::to_line(&g));
+                s.push('\n');
+            }
+            s
+        };
+        // BASE is one file; NEW is two ranges of games, as `--first-game` runs write them.
+        let base = file(&[(0, 1000, 400), (1, 2000, 900), (2, 3000, 1000)]);
+        let (new0, new1) = (
+            file(&[(0, 1100, 400), (1, 1900, 1000)]),
+            file(&[(2, 3300, 1100)]),
+        );
+        let c = compare_files(
+            &[("base.csv", base.as_bytes())],
+            &[("n0.csv", new0.as_bytes()), ("n1.csv", new1.as_bytes())],
+        )
+        .unwrap();
+        assert_eq!(c.games, 3);
+        let col = |name: &str| c.columns.iter().find(|x| x.name == name).unwrap().clone();
+        // Score differences 100, -100, 300; before level 29 0, 100, 100; from level 29
+        // 100, -200, 200.
+        assert!((col("score").gain - 100.0).abs() < 1e-9);
+        assert!((col("before_29").gain - 200.0 / 3.0).abs() < 1e-9);
+        let from = col("from_29");
+        // From level 29: BASE 600, 1100, 2000; NEW 700, 900, 2200.
+        assert!((from.base - 3700.0 / 3.0).abs() < 1e-9);
+        assert!((from.new - 3800.0 / 3.0).abs() < 1e-9);
+        assert!((from.gain - 100.0 / 3.0).abs() < 1e-9);
+        // Differences 100, -200, 200 about their mean 33.3: squares sum to 260,000 / 3, the
+        // sample variance is that over 2, and the s.e. its root over 3 games.
+        assert!((from.standard_error - (260_000.0f64 / 3.0 / 2.0 / 3.0).sqrt()).abs() < 1e-9);
+        assert!(c.table().contains("from_29"));
+        // A game in two of one run's files is refused, naming both.
+        let e = compare_files(
+            &[("base.csv", base.as_bytes())],
+            &[("n0.csv", new0.as_bytes()), ("again.csv", new0.as_bytes())],
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "compare: game 0 is in n0.csv and again in again.csv; give each range of games once"
+        );
     }
 }

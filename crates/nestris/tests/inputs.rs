@@ -589,6 +589,29 @@ fn compare_pairs_two_runs_and_refuses_what_is_not_one() {
         assert!(err.contains(expect), "{other}: {err}");
         no_panic(&err);
     }
+    // A run in two files (game 0, then games 1-2) pairs as the whole run; a game given twice
+    // in one run is refused, naming both files.
+    let rest = dir.join("rest.csv");
+    std::fs::write(
+        &rest,
+        format!("{}\n{}\n{}\n{}\n", lines[0], lines[1], lines[3], lines[4]),
+    )
+    .unwrap();
+    let (one, rest) = (one.to_str().unwrap(), rest.to_str().unwrap());
+    let (code, out, err) = nestris(&["compare", a, one, "--new-also", rest]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("paired games       3 (only in BASE: 0"),
+        "{out}"
+    );
+    assert!(out.contains("from_29"), "{out}");
+    let (code, out, err) = nestris(&["compare", a, a, "--base-also", one]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("game 0 is in") && err.contains("one.csv"),
+        "{err}"
+    );
+    no_panic(&err);
 }
 
 #[test]
