@@ -7,7 +7,7 @@
 //! piece sequences cancel.
 
 use crate::bench::GameResult;
-use crate::gamecsv::{option_differences, read_any, CsvError};
+use crate::gamecsv::{option_differences, read_run, CsvError};
 
 /// How a compared column is read from a game.
 type Column = (&'static str, fn(&GameResult) -> f64);
@@ -72,18 +72,6 @@ pub enum CompareError {
     /// A file is not a readable `--games-csv` file (the message names it, the line and why).
     #[error(transparent)]
     Csv(#[from] CsvError),
-    /// One run's files hold the same game twice (a game index in two files, or twice in one).
-    #[error(
-        "compare: game {index} is in {first} and again in {second}; give each range of games once"
-    )]
-    DuplicateGame {
-        /// The game index.
-        index: u64,
-        /// The file where it was first read.
-        first: String,
-        /// The file where it was read again.
-        second: String,
-    },
     /// The runs have fewer than two games in common: no standard error can be given.
     #[error("the two runs have {common} game(s) in common (by game index); a paired comparison needs at least 2")]
     TooFewCommon {
@@ -95,41 +83,22 @@ pub enum CompareError {
 /// One `--games-csv` file's name (for messages) and bytes.
 pub type NamedFile<'a> = (&'a str, &'a [u8]);
 
-/// Reads one run's files (e.g. its `--first-game 0` and `--first-game 500` ranges): the games
-/// of all, and the first file's options. A game index read twice is an error.
-fn read_run(files: &[NamedFile]) -> Result<(serde_json::Value, Vec<GameResult>), CompareError> {
-    let mut options = serde_json::Value::Null;
-    let mut games = Vec::new();
-    let mut seen: std::collections::HashMap<u64, &str> = std::collections::HashMap::new();
-    for (i, &(name, bytes)) in files.iter().enumerate() {
-        let (o, g) = read_any::<GameResult>("compare", name, bytes)?;
-        if i == 0 {
-            options = o;
-        }
-        for game in g {
-            if let Some(first) = seen.insert(game.index, name) {
-                return Err(CompareError::DuplicateGame {
-                    index: game.index,
-                    first: first.to_string(),
-                    second: name.to_string(),
-                });
-            }
-            games.push(game);
-        }
-    }
-    Ok((options, games))
-}
-
 /// Reads two runs' `--games-csv` files (their names, for messages, and bytes; a run may be
 /// several files, one per range of games) and compares the games both hold, by game index.
 /// The options compared are those of each run's first file.
 pub fn compare_files(base: &[NamedFile], new: &[NamedFile]) -> Result<Comparison, CompareError> {
-    let (base_options, base_games) = read_run(base)?;
-    let (new_options, new_games) = read_run(new)?;
+    let (base_options, base_games) = read_run::<GameResult>("compare", base)?;
+    let (new_options, new_games) = read_run::<GameResult>("compare", new)?;
     let mut c = compare(&base_games, &new_games)?;
     // An options line that is JSON but not an object is named rather than read as "the same".
-    c.option_differences = option_differences(&base_options, &new_options, "in BASE", "in NEW")
-        .unwrap_or_else(|e| vec![format!("cannot be compared: {e}")]);
+    let first = |o: &[serde_json::Value]| o.first().cloned().unwrap_or_default();
+    c.option_differences = option_differences(
+        &first(&base_options),
+        &first(&new_options),
+        "in BASE",
+        "in NEW",
+    )
+    .unwrap_or_else(|e| vec![format!("cannot be compared: {e}")]);
     Ok(c)
 }
 

@@ -451,6 +451,33 @@ pub fn read_any<T: CsvRow>(
     Ok((options, parsed.games))
 }
 
+/// One run's `--games-csv` files read together (e.g. its `--first-game 0` and `--first-game
+/// 500` ranges): each file's options line (in order) and the games of all. `files` are the
+/// files' names (for messages) and bytes. A game index read twice, in two files or in one,
+/// is an error naming both files.
+pub fn read_run<T: CsvRow>(
+    context: &str,
+    files: &[(&str, &[u8])],
+) -> Result<(Vec<serde_json::Value>, Vec<T>), CsvError> {
+    let mut options = Vec::with_capacity(files.len());
+    let mut games = Vec::new();
+    let mut seen: std::collections::HashMap<u64, &str> = std::collections::HashMap::new();
+    for &(name, bytes) in files {
+        let (o, g) = read_any::<T>(context, name, bytes)?;
+        options.push(o);
+        for game in g {
+            if let Some(first) = seen.insert(game.index(), name) {
+                bail!(
+                    "{context}: game {} is in {first} and again in {name}; give each range of games once",
+                    game.index()
+                );
+            }
+            games.push(game);
+        }
+    }
+    Ok((options, games))
+}
+
 /// [`parse`] with the messages' `context`; with `options`, the file's must be the same. Also
 /// returns the options the file records (`null` when it has none yet).
 fn parse_in<T: CsvRow>(

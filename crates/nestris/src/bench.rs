@@ -925,7 +925,8 @@ fn print_games(v: &serde_json::Value) {
     }
 }
 
-fn print_table(v: &serde_json::Value) {
+/// The report of NES games as a table.
+pub(crate) fn print_table(v: &serde_json::Value) {
     let f = |k: &str| v[k].as_f64().unwrap_or(0.0);
     print_games(v);
     println!(
@@ -1010,7 +1011,10 @@ fn print_table(v: &serde_json::Value) {
 /// The report's wall-time row, with the games taken from an earlier run (shared with the
 /// classic rule sets' table).
 fn print_wall(v: &serde_json::Value) {
-    let wall = v["wall_seconds"].as_f64().unwrap_or(0.0);
+    // A report of games read back (`nestris report`) has none.
+    let Some(wall) = v["wall_seconds"].as_f64() else {
+        return;
+    };
     match v["games_resumed"].as_u64() {
         Some(n) if n > 0 => println!(
             "wall time          {wall:.1} s (this run; {n} games resumed from {})",
@@ -1030,10 +1034,11 @@ fn print_score_lines(v: &serde_json::Value, note: &str) {
         f("sem_score"),
         f("std_score")
     );
-    let p = &v["score_percentiles"];
+    // Whole points (the report keeps them as rounded floats).
+    let p = |k: &str| format!("{:.0}", v["score_percentiles"][k].as_f64().unwrap_or(0.0));
     println!(
         "score percentiles  1%: {}  5%: {}  10%: {}  25%: {}  50%: {}  75%: {}  90%: {}  95%: {}  99%: {}",
-        p["1"], p["5"], p["10"], p["25"], p["50"], p["75"], p["90"], p["95"], p["99"]
+        p("1"), p("5"), p("10"), p("25"), p("50"), p("75"), p("90"), p("95"), p("99")
     );
     println!(
         "lines              mean {:.1}  median {:.1}",
@@ -1080,7 +1085,7 @@ fn print_decisions(v: &serde_json::Value) {
     }
 }
 
-fn print_classic_table(v: &serde_json::Value) {
+pub(crate) fn print_classic_table(v: &serde_json::Value) {
     let f = |k: &str| v[k].as_f64().unwrap_or(0.0);
     let s = |k: &str| v[k].as_str().unwrap_or("").to_string();
     print_games(v);

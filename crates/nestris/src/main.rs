@@ -10,6 +10,7 @@ mod gaps;
 mod options;
 mod play;
 mod replay;
+mod report;
 mod sequence;
 mod serve;
 mod tui;
@@ -64,6 +65,10 @@ enum Command {
     /// Compare two benchmark runs game by game (`bench --games-csv` files): the mean
     /// per-game gain with its standard error, and the games each lost early.
     Compare(compare::CompareArgs),
+    /// The report of games already played, from `bench --games-csv` files (a run's ranges
+    /// together): mean ± standard error, percentiles, lines, the scores before levels 19, 29
+    /// and 39, decision times.
+    Report(report::ReportArgs),
     /// Where the lines of recorded games went (`bench --record-boards` files): Tetrises, and
     /// burns by the board they were made from, per level band.
     Census(census::CensusArgs),
@@ -92,6 +97,7 @@ fn main() -> ExitCode {
         Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::Sequence(args)) => sequence::run(&args),
         Some(Command::Compare(args)) => compare::run(&args),
+        Some(Command::Report(args)) => report::run(&args),
         Some(Command::Census(args)) => census::run(&args),
         Some(Command::FitValue(args)) => fit_value::run(&args),
         None if std::io::IsTerminal::is_terminal(&std::io::stdout()) => {

@@ -615,6 +615,82 @@ fn compare_pairs_two_runs_and_refuses_what_is_not_one() {
 }
 
 #[test]
+fn report_reads_a_run_back_from_its_ranges_and_refuses_what_is_not_one() {
+    let dir = scratch("report");
+    let path = |n: &str| dir.join(n).to_str().expect("utf-8").to_string();
+    let (whole, r0, r2, other) = (
+        path("whole.csv"),
+        path("r0.csv"),
+        path("r2.csv"),
+        path("other.csv"),
+    );
+    let bench = |extra: &[&str], csv: &str| {
+        let mut a = vec![
+            "bench",
+            "--line-cap",
+            "8",
+            "--seed",
+            "5",
+            "--games-csv",
+            csv,
+            "--json",
+        ];
+        a.extend_from_slice(extra);
+        let (code, out, err) = nestris(&a);
+        assert_eq!(code, 0, "{out}{err}");
+        serde_json::from_str::<serde_json::Value>(&out).expect("JSON")
+    };
+    let run = bench(&["--games", "3"], &whole);
+    bench(&["--games", "2"], &r0);
+    bench(&["--games", "1", "--first-game", "2"], &r2);
+    bench(&["--games", "2", "--hz", "15"], &other);
+    // The run read back, whole or from its two ranges, reports what the run did.
+    for files in [vec![whole.as_str()], vec![r2.as_str(), r0.as_str()]] {
+        let mut a = vec!["report", "--json"];
+        a.extend_from_slice(&files);
+        let (code, out, err) = nestris(&a);
+        assert_eq!(code, 0, "{files:?}: {out}{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+        for k in [
+            "games",
+            "mean_score",
+            "sem_score",
+            "score_percentiles",
+            "mean_lines",
+            "decisions",
+            "mean_score_before_19",
+        ] {
+            assert_eq!(v[k], run[k], "{files:?}: {k}");
+        }
+        assert!(v.get("wall_seconds").is_none(), "{out}");
+    }
+    let (code, out, err) = nestris(&["report", &r0]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("games              2\n") && out.contains("mean score "),
+        "{out}"
+    );
+    assert!(!out.contains("wall time"), "{out}");
+    // A game in two files, a file of another run, a file that is no run, no file at all.
+    let trace = traces_dir().join("FORMAT.md");
+    let trace = trace.to_str().unwrap();
+    for (files, expect) in [
+        (vec![whole.as_str(), r2.as_str()], "game 2 is in"),
+        (vec![r0.as_str(), other.as_str()], "is not a file of"),
+        (vec![trace], "is not a --games-csv file"),
+        (vec!["/nonexistent/x.csv"], "cannot read /nonexistent/x.csv"),
+        (vec![], "required"),
+    ] {
+        let mut a = vec!["report"];
+        a.extend_from_slice(&files);
+        let (code, out, err) = nestris(&a);
+        assert_eq!(code, 2, "{files:?}: {out}{err}");
+        assert!(err.contains(expect), "{files:?}: {err}");
+        no_panic(&err);
+    }
+}
+
+#[test]
 fn record_boards_writes_every_spawn_and_refuses_what_it_cannot_record() {
     let dir = scratch("boards");
     let boards = dir.join("boards.csv");
