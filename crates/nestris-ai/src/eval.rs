@@ -839,6 +839,23 @@ impl Weights {
         }
     }
 
+    /// Renames the weights and each of their tables, as a file named `name` names them
+    /// (`NAME (killscreen)`, `NAME (B-type)`, ...).
+    pub fn set_name(&mut self, name: String) {
+        let sub = |t: &mut Option<Box<Weights>>, what: &str| {
+            if let Some(t) = t {
+                t.name = format!("{name} ({what})");
+            }
+        };
+        sub(&mut self.killscreen, "killscreen");
+        sub(&mut self.double_killscreen, "double killscreen");
+        sub(&mut self.endgame, "endgame");
+        sub(&mut self.killscreen_end, "killscreen end");
+        sub(&mut self.b_type, "B-type");
+        sub(&mut self.before_19, "before level 19");
+        self.name = name;
+    }
+
     /// The weights of each phase, indexed by [`Weights::phase`]: levels 19-28 (and below 19
     /// without a `[before_19]` table), from 29 on, B-type, under the double killscreen, and
     /// before level 19 (each the base weights, or the killscreen weights under the double
@@ -2021,6 +2038,22 @@ mod tests {
             &["1"],
             &["endgame", "a [double_killscreen] table beside it"],
         );
+    }
+
+    #[test]
+    fn renamed_weights_read_back_the_same_with_every_table() {
+        let mut w = Weights::from_toml(
+            "name = \"a\"\ndanger_height = 10.5\n[weights]\nholes = 60\n\
+             [killscreen]\nburns = 20\n[double_killscreen]\nholes = 90\n\
+             [endgame]\nlines_left = 30\ntetrises = -600\n\
+             [b_type]\ndanger_height = 10\n[before_19]\ndanger_height = 12\n",
+        )
+        .unwrap();
+        w.set_name("b".into());
+        let back = Weights::from_toml(&w.to_toml()).unwrap();
+        assert_eq!(back.phases(), w.phases());
+        assert_eq!(back.for_b_type().name, "b (B-type)");
+        assert_eq!(back.for_b_type().danger_height, 10.0);
     }
 
     #[test]

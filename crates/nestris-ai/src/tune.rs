@@ -351,22 +351,7 @@ impl Cem {
     fn weights_at(&self, theta: &[f64], name: String) -> Result<Weights, TuneError> {
         let start = self.start_weights()?;
         let mut w = start.clone();
-        w.name = name;
-        if let Some(k) = &mut w.killscreen {
-            k.name = format!("{} (killscreen)", w.name);
-        }
-        if let Some(d) = &mut w.double_killscreen {
-            d.name = format!("{} (double killscreen)", w.name);
-        }
-        if let Some(b) = &mut w.before_19 {
-            b.name = format!("{} (before level 19)", w.name);
-        }
-        if let Some(e) = &mut w.endgame {
-            e.name = format!("{} (endgame)", w.name);
-        }
-        if let Some(k) = &mut w.killscreen_end {
-            k.name = format!("{} (killscreen end)", w.name);
-        }
+        w.set_name(name);
         for (s, t) in self.slots.iter().zip(theta) {
             let v = get(&start, s).unwrap_or(0.0) * t.exp();
             set(&mut w, s, v);
