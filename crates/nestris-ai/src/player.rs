@@ -254,7 +254,8 @@ pub struct AiConfig {
     /// `blind_next` placements (by their third-ply value) are valued by the fourth ply (the
     /// expectation over the two pieces after the next of their best placements, as a
     /// sighted choice values its pairs), and the best of them stands for the pair. 0 = the
-    /// blind third ply alone (the default).
+    /// blind third ply alone. The default is 1 since row 31 (stop 93, with the base
+    /// `danger_height` 10.5: results/dh105-blind4/README.md).
     pub blind_fourth: usize,
     /// Playouts for decisions made before the next piece is seen (see [`AiConfig::blind_locks`]):
     /// how many of the current piece's locks (best first by the expected two-piece value) are
@@ -385,7 +386,7 @@ impl Default for AiConfig {
             blind_playouts_above: None,
             blind_locks: 3,
             blind_next: 2,
-            blind_fourth: 0,
+            blind_fourth: 1,
             rollout_locks: 8,
             rollouts: 16,
             rollouts_killscreen: Some(32),
