@@ -31,8 +31,23 @@ pub struct CompareArgs {
     pub json: bool,
 }
 
+/// Reads `--games-csv` files for `command`'s messages: each file's name and bytes.
+pub(crate) fn read_files<'a>(
+    command: &str,
+    paths: impl IntoIterator<Item = &'a PathBuf>,
+) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+    paths
+        .into_iter()
+        .map(|p| {
+            let bytes = crate::readlimit::read(p, crate::readlimit::max::LARGE)
+                .with_context(|| format!("{command}: cannot read {}", p.display()))?;
+            Ok((p.display().to_string(), bytes))
+        })
+        .collect()
+}
+
 /// A run's files as the library reads them: names and bytes.
-fn named(run: &[(String, Vec<u8>)]) -> Vec<(&str, &[u8])> {
+pub(crate) fn named(run: &[(String, Vec<u8>)]) -> Vec<(&str, &[u8])> {
     run.iter()
         .map(|(n, b)| (n.as_str(), b.as_slice()))
         .collect()
@@ -40,16 +55,9 @@ fn named(run: &[(String, Vec<u8>)]) -> Vec<(&str, &[u8])> {
 
 /// Runs `nestris compare`.
 pub fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
-    let read = |p: &PathBuf| {
-        crate::readlimit::read(p, crate::readlimit::max::LARGE)
-            .with_context(|| format!("compare: cannot read {}", p.display()))
-    };
     // Each run's files, named for messages, with their bytes.
-    let load = |first: &PathBuf, also: &[PathBuf]| -> anyhow::Result<Vec<(String, Vec<u8>)>> {
-        std::iter::once(first)
-            .chain(also)
-            .map(|p| Ok((p.display().to_string(), read(p)?)))
-            .collect()
+    let load = |first: &PathBuf, also: &[PathBuf]| {
+        read_files("compare", std::iter::once(first).chain(also))
     };
     let (base, new) = (
         load(&args.base, &args.base_also)?,

@@ -37,19 +37,8 @@ const PER_FILE: [&str; 2] = ["continue", "continue_crc32"];
 
 /// Runs `nestris report`.
 pub fn run(args: &ReportArgs) -> anyhow::Result<ExitCode> {
-    let files: Vec<(String, Vec<u8>)> = args
-        .files
-        .iter()
-        .map(|p| {
-            let bytes = crate::readlimit::read(p, crate::readlimit::max::LARGE)
-                .with_context(|| format!("report: cannot read {}", p.display()))?;
-            Ok((p.display().to_string(), bytes))
-        })
-        .collect::<anyhow::Result<_>>()?;
-    let named: Vec<(&str, &[u8])> = files
-        .iter()
-        .map(|(n, b)| (n.as_str(), b.as_slice()))
-        .collect();
+    let files = crate::compare::read_files("report", &args.files)?;
+    let named = crate::compare::named(&files);
     // Every file's options first: a file of another run is named as such, whatever games
     // it holds.
     let options: Vec<serde_json::Value> = named
@@ -81,10 +70,13 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     };
     let mut results = results;
     results.sort_by_key(|g| g.index);
-    let continued: Vec<&str> = options
-        .iter()
-        .filter_map(|o| o["continue"].as_str())
-        .collect();
+    let mut continued: Vec<&str> = Vec::new();
+    for c in options.iter().filter_map(|o| o["continue"].as_str()) {
+        // Two ranges may continue one folder.
+        if !continued.contains(&c) {
+            continued.push(c);
+        }
+    }
     let setup = setup(first, rules, &results, &continued);
     let mut v = bench::report(&results, &setup, std::time::Duration::ZERO);
     if let Some(m) = v.as_object_mut() {
