@@ -280,10 +280,11 @@ mod tests {
             "{e}"
         );
         let odd = a.replacen("{\"seed\":1,\"weights\":\"a.toml\"}", "5", 1);
-        let c = compare_files(&[("a.csv", a.as_bytes())], &[("odd.csv", odd.as_bytes())]).unwrap();
+        let e = compare_files(&[("a.csv", a.as_bytes())], &[("odd.csv", odd.as_bytes())])
+            .unwrap_err();
         assert_eq!(
-            c.option_differences,
-            vec!["cannot be compared: the options line is not a JSON object".to_string()]
+            e.to_string(),
+            "compare: odd.csv line 1: the options are not a JSON object"
         );
         let e = compare_files(&[("a.csv", a.as_bytes())], &[("e.csv", &b""[..])]).unwrap_err();
         assert!(e.to_string().contains("e.csv holds no game"), "{e}");

@@ -478,6 +478,44 @@ pub fn read_run<T: CsvRow>(
     Ok((options, games))
 }
 
+/// The options a `--games-csv` file named `name` records on its first line, read before its
+/// games (e.g. to learn which rule set's rows follow). Errors begin with `context` and name
+/// the file: empty, not such a file, or options that are not a JSON object.
+pub fn options_of(
+    context: &str,
+    name: &str,
+    bytes: &[u8],
+) -> Result<serde_json::Value, CsvError> {
+    if bytes.is_empty() {
+        bail!("{context}: {name} holds no game (it is empty)");
+    }
+    let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    let Ok(first) = std::str::from_utf8(first) else {
+        bail!("{context}: {name} is not a nestris bench CSV (line 1 is not UTF-8 text)");
+    };
+    options_line(context, name, first.strip_suffix('\r').unwrap_or(first))
+}
+
+/// Line 1 of a `--games-csv` file: [`OPTIONS_PREFIX`], then the run's options as a JSON
+/// object.
+fn options_line(context: &str, name: &str, line: &str) -> Result<serde_json::Value, CsvError> {
+    let Some(json) = line.strip_prefix(OPTIONS_PREFIX) else {
+        bail!(
+            "{context}: {name} is not a --games-csv file of this version (line 1 does not start with {:?})",
+            OPTIONS_PREFIX.trim_end()
+        );
+    };
+    let recorded: serde_json::Value = serde_json::from_str(json).map_err(|e| {
+        CsvError::Invalid(format!(
+            "{context}: {name} line 1: the options are not valid JSON: {e}"
+        ))
+    })?;
+    if !recorded.is_object() {
+        bail!("{context}: {name} line 1: the options are not a JSON object");
+    }
+    Ok(recorded)
+}
+
 /// [`parse`] with the messages' `context`; with `options`, the file's must be the same. Also
 /// returns the options the file records (`null` when it has none yet).
 fn parse_in<T: CsvRow>(
@@ -510,17 +548,7 @@ fn parse_in<T: CsvRow>(
             serde_json::Value::Null,
         ));
     }
-    let Some(json) = lines[0].strip_prefix(OPTIONS_PREFIX) else {
-        bail!(
-            "{context}: {name} is not a --games-csv file of this version (line 1 does not start with {:?})",
-            OPTIONS_PREFIX.trim_end()
-        );
-    };
-    let recorded: serde_json::Value = serde_json::from_str(json).map_err(|e| {
-        CsvError::Invalid(format!(
-            "{context}: {name} line 1: the options are not valid JSON: {e}"
-        ))
-    })?;
+    let recorded = options_line(context, name, lines[0])?;
     if let Some(Err(e)) = options.map(|o| check_options(&recorded, o)) {
         bail!("{context}: {name} was written by a run with other options: {e}");
     }
@@ -662,6 +690,24 @@ mod tests {
         two.merge(&d);
         assert_eq!(two.count, 2000);
         assert!((two.percentile_ms(50.0) / d.percentile_ms(50.0) - 1.0).abs() < 0.06);
+    }
+
+    /// The options line is read alone, before the games; each way it can be wrong is named.
+    #[test]
+    fn options_of_reads_line_one_and_names_what_is_wrong() {
+        let good = format!("{OPTIONS_PREFIX}{{\"seed\":7}}\r\ngame,score\n");
+        let o = options_of("report", "a.csv", good.as_bytes()).unwrap();
+        assert_eq!(o["seed"], 7);
+        for (bytes, want) in [
+            (&b""[..], "report: e.csv holds no game (it is empty)"),
+            (&b"game,score\n1,2\n"[..], "report: e.csv is not a --games-csv file"),
+            (&b"# nestris bench {\"seed\":\n"[..], "report: e.csv line 1: the options are not valid JSON"),
+            (&b"# nestris bench [1]\n"[..], "report: e.csv line 1: the options are not a JSON object"),
+            (&b"\xff\xfe\n"[..], "report: e.csv is not a nestris bench CSV"),
+        ] {
+            let e = options_of("report", "e.csv", bytes).unwrap_err().to_string();
+            assert!(e.starts_with(want), "{e}");
+        }
     }
 
     #[test]

@@ -5,12 +5,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::ValueEnum;
 use nestris_classic::RandomizerSpec;
 use nestris_session::bench::{self, GameResult, ReportSetup};
 use nestris_session::classic::ClassicRow;
-use nestris_session::gamecsv::{option_differences, read_run, OPTIONS_PREFIX};
+use nestris_session::gamecsv::{option_differences, options_of, read_run};
 
 use crate::options::{RulesArg, RulesOptions, SegaNextArg};
 
@@ -43,8 +43,8 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     // it holds.
     let options: Vec<serde_json::Value> = named
         .iter()
-        .map(first_options)
-        .collect::<anyhow::Result<_>>()?;
+        .map(|(name, bytes)| options_of("report", name, bytes))
+        .collect::<Result<_, _>>()?;
     let first = &options[0];
     for (i, o) in options.iter().enumerate().skip(1) {
         let differ: Vec<String> = option_differences(first, o, "in the first", "here")
@@ -89,27 +89,6 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         crate::bench::print_classic_table
     };
     crate::bench::emit(&v, args.json, table, false)
-}
-
-/// The first file's options line, which every file of a run has (the message names a file
-/// without one).
-fn first_options((name, bytes): &(&str, &[u8])) -> anyhow::Result<serde_json::Value> {
-    if bytes.is_empty() {
-        bail!("report: {name} holds no game (it is empty)");
-    }
-    let line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
-    let Some(json) = std::str::from_utf8(line)
-        .ok()
-        .and_then(|l| l.strip_prefix(OPTIONS_PREFIX))
-    else {
-        bail!("report: {name} is not a --games-csv file of this version (its first line does not start with {:?})", OPTIONS_PREFIX.trim_end());
-    };
-    let v: serde_json::Value = serde_json::from_str(json)
-        .with_context(|| format!("report: {name}: its options line is not JSON"))?;
-    if !v.is_object() {
-        bail!("report: {name}: its options line is not a JSON object");
-    }
-    Ok(v)
 }
 
 /// The rule set and randomizer the options record (the NES and its picker when absent, as
