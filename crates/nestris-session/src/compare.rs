@@ -90,7 +90,8 @@ pub fn compare_files(base: &[NamedFile], new: &[NamedFile]) -> Result<Comparison
     let (base_options, base_games) = read_run::<GameResult>("compare", base)?;
     let (new_options, new_games) = read_run::<GameResult>("compare", new)?;
     let mut c = compare(&base_games, &new_games)?;
-    // An options line that is JSON but not an object is named rather than read as "the same".
+    // Each file's options are a JSON object (the reader refuses others); a run of no file has
+    // none, which is named rather than read as "the same".
     let first = |o: &[serde_json::Value]| o.first().cloned().unwrap_or_default();
     c.option_differences = option_differences(
         &first(&base_options),
@@ -280,8 +281,8 @@ mod tests {
             "{e}"
         );
         let odd = a.replacen("{\"seed\":1,\"weights\":\"a.toml\"}", "5", 1);
-        let e = compare_files(&[("a.csv", a.as_bytes())], &[("odd.csv", odd.as_bytes())])
-            .unwrap_err();
+        let e =
+            compare_files(&[("a.csv", a.as_bytes())], &[("odd.csv", odd.as_bytes())]).unwrap_err();
         assert_eq!(
             e.to_string(),
             "compare: odd.csv line 1: the options are not a JSON object"

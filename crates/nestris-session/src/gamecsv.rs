@@ -481,11 +481,7 @@ pub fn read_run<T: CsvRow>(
 /// The options a `--games-csv` file named `name` records on its first line, read before its
 /// games (e.g. to learn which rule set's rows follow). Errors begin with `context` and name
 /// the file: empty, not such a file, or options that are not a JSON object.
-pub fn options_of(
-    context: &str,
-    name: &str,
-    bytes: &[u8],
-) -> Result<serde_json::Value, CsvError> {
+pub fn options_of(context: &str, name: &str, bytes: &[u8]) -> Result<serde_json::Value, CsvError> {
     if bytes.is_empty() {
         bail!("{context}: {name} holds no game (it is empty)");
     }
@@ -700,12 +696,26 @@ mod tests {
         assert_eq!(o["seed"], 7);
         for (bytes, want) in [
             (&b""[..], "report: e.csv holds no game (it is empty)"),
-            (&b"game,score\n1,2\n"[..], "report: e.csv is not a --games-csv file"),
-            (&b"# nestris bench {\"seed\":\n"[..], "report: e.csv line 1: the options are not valid JSON"),
-            (&b"# nestris bench [1]\n"[..], "report: e.csv line 1: the options are not a JSON object"),
-            (&b"\xff\xfe\n"[..], "report: e.csv is not a nestris bench CSV"),
+            (
+                &b"game,score\n1,2\n"[..],
+                "report: e.csv is not a --games-csv file",
+            ),
+            (
+                &b"# nestris bench {\"seed\":\n"[..],
+                "report: e.csv line 1: the options are not valid JSON",
+            ),
+            (
+                &b"# nestris bench [1]\n"[..],
+                "report: e.csv line 1: the options are not a JSON object",
+            ),
+            (
+                &b"\xff\xfe\n"[..],
+                "report: e.csv is not a nestris bench CSV",
+            ),
         ] {
-            let e = options_of("report", "e.csv", bytes).unwrap_err().to_string();
+            let e = options_of("report", "e.csv", bytes)
+                .unwrap_err()
+                .to_string();
             assert!(e.starts_with(want), "{e}");
         }
     }
