@@ -504,6 +504,12 @@ pub fn report(results: &[GameResult], s: &ReportSetup, wall: Duration) -> serde_
         "decisions_by_band": by_band,
         "wall_seconds": wall.as_secs_f64(),
     });
+    if s.line_cap > 0 && !s.b_type {
+        // The share of games stopped at the cap (the field reports it beside the losses);
+        // only with a cap, so that the reports of runs without one stay as they were.
+        v["reached_line_cap"] =
+            (results.iter().filter(|r| r.lines >= s.line_cap).count() as f64 / n).into();
+    }
     if s.first_game > 0 {
         // Only when given, so that the reports of runs from game 0 stay as they were.
         v["first_game"] = s.first_game.into();

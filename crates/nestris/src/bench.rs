@@ -987,6 +987,13 @@ pub(crate) fn print_table(v: &serde_json::Value) {
         100.0 * f("below_230"),
         100.0 * f("below_330")
     );
+    if let Some(c) = v["reached_line_cap"].as_f64() {
+        println!(
+            "reached the cap    {:.1}% of games ({} lines)",
+            100.0 * c,
+            v["line_cap"]
+        );
+    }
     println!(
         "mean score before  19: {:.0}  29: {:.0}  39: {:.0}",
         f("mean_score_before_19"),

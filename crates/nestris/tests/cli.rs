@@ -170,6 +170,8 @@ fn bench_json_has_the_fields_the_field_reports() {
     }
     assert_eq!(v["games"], 4);
     assert!(v["mean_lines"].as_f64().unwrap() >= 20.0, "{out}");
+    // Every game stopped at the 20-line cap (none lost at level 18 so soon).
+    assert_eq!(v["reached_line_cap"], 1.0, "{out}");
     // Same seed, same games.
     let (_, out2, _) = nestris(&[
         "bench",
@@ -194,6 +196,8 @@ fn bench_b_type_reports_success() {
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(v["btype_success_rate"].as_f64().is_some(), "{out}");
+    // A B-type game ends at its 25 lines: no line cap to report.
+    assert!(v.get("reached_line_cap").is_none(), "{out}");
 }
 
 #[test]
