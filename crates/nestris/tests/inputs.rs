@@ -589,8 +589,8 @@ fn compare_pairs_two_runs_and_refuses_what_is_not_one() {
         assert!(err.contains(expect), "{other}: {err}");
         no_panic(&err);
     }
-    // A run in two files (its first game written, then the other two) pairs as the whole run; a game given twice
-    // in one run is refused, naming both files.
+    // A run in two files (its first game written, then the other two) pairs as the whole
+    // run; a game given twice in one run is refused, naming both files.
     let rest = dir.join("rest.csv");
     std::fs::write(
         &rest,
