@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Pair two games CSVs by game index: mean diff of a column, s.e., deaths below a line count.
+"""Pair two games CSVs by game index: mean diff of a column, s.e., deaths below a line count,
+and the pairing's worth (the runs' correlation, the s.e. two unrelated runs would give).
 
 Usage: pair-to130.py BASE CAND [COLUMN [LINES]]; BASE and CAND may each be several files
 joined by '+' (the ranges of one run)."""
@@ -28,4 +29,13 @@ sd = math.sqrt(sum((x-m)**2 for x in d)/(n-1)) if n > 1 else 0
 bm = sum(int(base[k][col]) for k in ks)/n
 tl = sum(int(cand[k]['tetris_lines'])-int(base[k]['tetris_lines']) for k in ks)/n
 lost_b = sum(int(base[k]['lines']) < below for k in ks); lost_c = sum(int(cand[k]['lines']) < below for k in ks)
-print(f"{sys.argv[2]}: n={n} base {col} {bm:,.0f} gain {m:+,.0f} ± {sd/math.sqrt(n):,.0f}  tetris lines {tl:+.2f}  lost<{below} {lost_b}->{lost_c}")
+# How much the pairing helps: the correlation of the two runs' values, and the s.e. the
+# same difference would have from two unrelated runs of these sizes.
+bv = [int(base[k][col]) for k in ks]; cv = [int(cand[k][col]) for k in ks]
+def var(v):
+    mu = sum(v)/len(v)
+    return sum((x-mu)**2 for x in v)/(len(v)-1) if len(v) > 1 else 0
+vb, vc = var(bv), var(cv)
+corr = (vb + vc - sd*sd) / (2*math.sqrt(vb*vc)) if vb > 0 and vc > 0 else 0
+unpaired = math.sqrt((vb + vc)/n) if n else 0
+print(f"{sys.argv[2]}: n={n} base {col} {bm:,.0f} gain {m:+,.0f} ± {sd/math.sqrt(n):,.0f}  tetris lines {tl:+.2f}  lost<{below} {lost_b}->{lost_c}  (correlation {corr:.2f}; unpaired s.e. {unpaired:,.0f})")
