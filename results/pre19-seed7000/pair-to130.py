@@ -23,18 +23,19 @@ base, cand = load_all(sys.argv[1]), load_all(sys.argv[2])
 col = sys.argv[3] if len(sys.argv) > 3 else 'score'
 below = int(sys.argv[4]) if len(sys.argv) > 4 else 130
 ks = sorted(set(base) & set(cand))
-d = [int(cand[k][col]) - int(base[k][col]) for k in ks]
+def var(v):
+    # The sample variance (0 for fewer than two values).
+    mu = sum(v)/len(v)
+    return sum((x-mu)**2 for x in v)/(len(v)-1) if len(v) > 1 else 0
+bv = [int(base[k][col]) for k in ks]; cv = [int(cand[k][col]) for k in ks]
+d = [c - b for b, c in zip(bv, cv)]
 n = len(d); m = sum(d)/n
-sd = math.sqrt(sum((x-m)**2 for x in d)/(n-1)) if n > 1 else 0
+sd = math.sqrt(var(d))
 bm = sum(int(base[k][col]) for k in ks)/n
 tl = sum(int(cand[k]['tetris_lines'])-int(base[k]['tetris_lines']) for k in ks)/n
 lost_b = sum(int(base[k]['lines']) < below for k in ks); lost_c = sum(int(cand[k]['lines']) < below for k in ks)
 # How much the pairing helps: the correlation of the two runs' values, and the s.e. the
 # same difference would have from two unrelated runs of these sizes.
-bv = [int(base[k][col]) for k in ks]; cv = [int(cand[k][col]) for k in ks]
-def var(v):
-    mu = sum(v)/len(v)
-    return sum((x-mu)**2 for x in v)/(len(v)-1) if len(v) > 1 else 0
 vb, vc = var(bv), var(cv)
 corr = (vb + vc - sd*sd) / (2*math.sqrt(vb*vc)) if vb > 0 and vc > 0 else 0
 unpaired = math.sqrt((vb + vc)/n) if n else 0
