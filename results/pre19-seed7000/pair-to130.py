@@ -31,7 +31,7 @@ bv = [int(base[k][col]) for k in ks]; cv = [int(cand[k][col]) for k in ks]
 d = [c - b for b, c in zip(bv, cv)]
 n = len(d); m = sum(d)/n
 sd = math.sqrt(var(d))
-bm = sum(int(base[k][col]) for k in ks)/n
+bm = sum(bv)/n
 tl = sum(int(cand[k]['tetris_lines'])-int(base[k]['tetris_lines']) for k in ks)/n
 lost_b = sum(int(base[k]['lines']) < below for k in ks); lost_c = sum(int(cand[k]['lines']) < below for k in ks)
 # How much the pairing helps: the correlation of the two runs' values, and the s.e. the
