@@ -170,6 +170,9 @@ pub struct Node {
     pub parent: u16,
     /// Input held on this node's frame to reach it from `parent`.
     pub input: u8,
+    /// With spaced presses ([`InputModel::is_spaced`]), the frames still to wait before a
+    /// new press may start (0: on the next frame); always 0 with a mask.
+    pub cool: u8,
 }
 
 /// A lock: the frame whose drop failed, and where.
@@ -297,11 +300,19 @@ impl Search {
     ) -> Search {
         let max_frames = 20 * 256 + 200;
         let drops = timing.drop_frames(max_frames);
+        // Spaced presses: a press starts a wait of `gap - 1` frames before the next may; the
+        // wait is part of the state (a node per position and wait).
+        let gap = if input.is_spaced() {
+            input.press_gap().clamp(1, 8) as u8
+        } else {
+            1
+        };
         let mut layers: Vec<Vec<Node>> = vec![vec![Node {
             x,
             o,
             parent: 0,
             input: prev_input,
+            cool: if prev_input != 0 { gap - 1 } else { 0 },
         }]];
         let mut rows = vec![y];
         let mut edges = vec![Vec::new()];
@@ -311,15 +322,20 @@ impl Search {
         let mut t = 0usize;
         while !layers[t].is_empty() && t < max_frames {
             let frame = t + 1;
-            let allow = input.can_press(t as u32) && !(t == 0 && prev_input != 0);
+            let mask_allows = if input.is_spaced() {
+                true
+            } else {
+                input.can_press(t as u32) && !(t == 0 && prev_input != 0)
+            };
             let drop = drops[t];
             let cur_y = rows[t];
             let next_y = cur_y + drop as i8;
             let mut next: Vec<Node> = Vec::with_capacity(layers[t].len() * 2);
             let mut next_edges = Vec::new();
             let mut next_locks = Vec::new();
-            let mut index = [u16::MAX; 19 * 16];
+            let mut index = [u16::MAX; 19 * 16 * 8];
             for (pi, n) in layers[t].iter().enumerate() {
+                let allow = mask_allows && n.cool == 0;
                 for &inp in press_options(n.o, allow) {
                     let (nx, no) = apply_input(board, n.x, n.o, cur_y, inp);
                     if let Err(ly) = fall(board, no, nx, cur_y, drop) {
@@ -349,7 +365,12 @@ impl Search {
                         });
                         continue;
                     }
-                    let key = no as usize * 16 + nx as usize;
+                    let cool = if inp != 0 {
+                        gap - 1
+                    } else {
+                        n.cool.saturating_sub(1)
+                    };
+                    let key = (no as usize * 16 + nx as usize) * 8 + cool as usize;
                     let ci = if index[key] == u16::MAX {
                         index[key] = next.len() as u16;
                         next.push(Node {
@@ -357,6 +378,7 @@ impl Search {
                             o: no,
                             parent: pi as u16,
                             input: inp,
+                            cool,
                         });
                         next.len() - 1
                     } else {

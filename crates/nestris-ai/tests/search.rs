@@ -89,7 +89,16 @@ fn random_board(r: &mut Rng) -> Board {
 #[test]
 fn every_lock_replays_exactly_in_the_engine() {
     let mut r = Rng(0x5eed_1234_abcd_0001);
-    let models = ["X.", "X..", "X...", "X....", "X.....", "X..X...."];
+    let models = [
+        "X.",
+        "X..",
+        "X...",
+        "X....",
+        "X.....",
+        "X..X....",
+        "X.-spaced",
+        "X..-spaced",
+    ];
     let mut checked = 0usize;
     for case in 0..1500 {
         let b = random_board(&mut r);
@@ -152,8 +161,9 @@ fn every_lock_replays_exactly_in_the_engine() {
 }
 
 /// All locks reachable by brute force over the engine: every allowed input (taps of Left or
-/// Right, A or B, together or alone, on mask frames; nothing held otherwise), states
-/// deduplicated on the engine variables that decide the future.
+/// Right, A or B, together or alone, on mask frames, or with spaced presses on any frame at
+/// least the mask's gap after the last press; nothing held otherwise), states deduplicated
+/// on the engine variables that decide the future (and the wait before the next press).
 fn brute_force(b: &Board, o: Orientation, level: u8, model: &InputModel) -> BTreeSet<(u8, i8, i8)> {
     let options = [
         0u8,
@@ -166,32 +176,40 @@ fn brute_force(b: &Board, o: Orientation, level: u8, model: &InputModel) -> BTre
         buttons::RIGHT | buttons::A,
         buttons::RIGHT | buttons::B,
     ];
-    let mut layer = vec![game_at(b, o, level, 0, 0)];
+    let gap = model.press_gap();
+    let mut layer = vec![(game_at(b, o, level, 0, 0), 0usize)];
     let mut locks = BTreeSet::new();
     let mut t = 0u32;
     while !layer.is_empty() {
         let mut seen = HashSet::new();
         let mut next = Vec::new();
-        let opts: &[u8] = if model.can_press(t) {
-            &options
-        } else {
-            &options[..1]
-        };
-        for g in &layer {
+        for &(g, cool) in &layer {
+            let may = if model.is_spaced() {
+                cool == 0
+            } else {
+                model.can_press(t)
+            };
+            let opts: &[u8] = if may { &options } else { &options[..1] };
             for &inp in opts {
-                let mut g2 = *g;
+                let mut g2 = g;
                 g2.step(inp);
+                let cool2 = if inp != 0 {
+                    gap - 1
+                } else {
+                    cool.saturating_sub(1)
+                };
                 if g2.play_state == PlayState::LockTetrimino {
                     locks.insert((g2.piece, g2.x as i8, g2.y as i8));
-                } else if seen.insert((g2.x, g2.piece, g2.y, g2.fall_timer)) {
+                } else if seen.insert((g2.x, g2.piece, g2.y, g2.fall_timer, cool2)) {
                     // Release whatever was pressed: the next frame's newly-pressed test needs
                     // the held byte cleared, which stepping with input 0 does.
-                    next.push(g2);
+                    next.push((g2, cool2));
                 }
             }
         }
         // Frames after a press must release; stepping the next layer with 0 on non-mask frames
-        // does that, and masks never allow two presses in a row.
+        // (or while a spaced press's wait lasts) does that, and neither allows two presses in a
+        // row.
         layer = next;
         t += 1;
         assert!(t < 3000);
@@ -206,11 +224,19 @@ fn search_finds_exactly_what_the_engine_allows() {
         let b = random_board(&mut r);
         let o = PieceKind::ALL[case % 7].spawn();
         let level = [18u8, 19, 29, 8, 39][case % 5];
-        let model: InputModel = ["X.", "X...", "X....."][case % 3].parse().unwrap();
-        let s = Search::run(&b, 5, o as u8, 0, Timing::spawn(level), &model, 0);
-        let mine: BTreeSet<(u8, i8, i8)> = s.locks.iter().map(|l| (l.o, l.x, l.y)).collect();
-        let engine = brute_force(&b, o, level, &model);
-        assert_eq!(mine, engine, "case {case} level {level} {o:?}\n{b:?}");
+        for spec in [
+            ["X.", "X...", "X....."][case % 3],
+            ["X.-spaced", "X..-spaced"][case % 2],
+        ] {
+            let model: InputModel = spec.parse().unwrap();
+            let s = Search::run(&b, 5, o as u8, 0, Timing::spawn(level), &model, 0);
+            let mine: BTreeSet<(u8, i8, i8)> = s.locks.iter().map(|l| (l.o, l.x, l.y)).collect();
+            let engine = brute_force(&b, o, level, &model);
+            assert_eq!(
+                mine, engine,
+                "case {case} level {level} {spec} {o:?}\n{b:?}"
+            );
+        }
     }
 }
 
@@ -262,6 +288,46 @@ fn perft_named_boards() {
         }
     }
 }
+
+/// At one row a frame a mask lets a piece shift on every other row only; spaced presses
+/// (BetaTetris's rule) shift it on whichever row it passes, so tucks under an overhang open
+/// on an odd frame become reachable. Counted on the named boards at level 29, each count
+/// equal to brute force over the engine.
+#[test]
+fn perft_spaced_presses_at_level_29() {
+    let tuck = board!["##........", "#.........", "#.........", "##.#######",];
+    let spin = board![".......###", "..#.......", "###....###", "####..####",];
+    let count = |b: &Board, spec: &str| -> Vec<usize> {
+        let model: InputModel = spec.parse().unwrap();
+        PieceKind::ALL
+            .iter()
+            .map(|k| {
+                let n = Search::run(b, 5, k.spawn() as u8, 0, Timing::spawn(29), &model, 0)
+                    .locks
+                    .len();
+                assert_eq!(
+                    n,
+                    brute_force(b, k.spawn(), 29, &model).len(),
+                    "{k:?} {spec}\n{b:?}"
+                );
+                n
+            })
+            .collect()
+    };
+    for (b, mask, spaced) in [(&tuck, PIN29[0], PIN29[1]), (&spin, PIN29[2], PIN29[3])] {
+        assert_eq!(count(b, "X."), mask.to_vec(), "X.\n{b:?}");
+        assert_eq!(count(b, "X.-spaced"), spaced.to_vec(), "X.-spaced\n{b:?}");
+    }
+}
+
+/// [`perft_spaced_presses_at_level_29`]'s counts: the tuck board with a mask and spaced, then
+/// the spin board.
+const PIN29: [[usize; 7]; 4] = [
+    [37, 36, 17, 9, 18, 36, 18],
+    [37, 37, 19, 10, 18, 37, 18],
+    [34, 34, 18, 9, 17, 35, 17],
+    [37, 35, 18, 9, 18, 36, 18],
+];
 
 /// Lock counts (T J Z O S L I) on the named boards, each also equal to brute force over the
 /// engine (asserted above).

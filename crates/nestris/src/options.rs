@@ -359,7 +359,10 @@ impl GameOptions {
 /// How the AI plays.
 #[derive(Debug, Clone, clap::Args)]
 pub struct AiOptions {
-    /// Tap speed: 30, 20, 15, 12 or 10 (Hz), or a frame mask such as X. or X...
+    /// Tap speed: 30, 20, 15, 12 or 10 (Hz), or a frame mask such as X. or X.. (presses
+    /// only on the mask's frames from the spawn, StackRabbit's timeline); either with
+    /// `-spaced` (30-spaced, X.-spaced): presses at least that far apart on any frame, so a
+    /// tuck can be made on any row (BetaTetris's rule).
     #[arg(long, default_value = "30")]
     pub hz: String,
     /// Reaction time in frames: the next piece is seen this many frames after a spawn.
