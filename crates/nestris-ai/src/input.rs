@@ -9,7 +9,8 @@
 //!   can be made on whichever row the piece passes. This is BetaTetris's rule (its tap tables
 //!   ask that taps be at least 2 frames apart, and its tucks may start on any frame after
 //!   them), the agent whose published results are the field's format. Measured in
-//!   docs/experiments.md, "The tap rule".
+//!   docs/experiments.md, "After row 31 (stop 96): the tap rule": it changes a game now and
+//!   then and the points not at all, so `--format field` keeps the mask.
 
 use std::str::FromStr;
 
