@@ -4,7 +4,7 @@
 //!   input timeline. Presses fall only on the mask's frames, counted from the piece's first
 //!   frame, so at one row a frame (level 29) a piece can be shifted on every other row only.
 //! - **Spaced presses** (`30-spaced`, or a mask with `-spaced`): a new press at least the
-//!   mask's length after the last one began, on any frame. The fastest sequence is the mask's
+//!   mask's gap (its fewest frames between presses) after the last one began, on any frame. The fastest sequence is the mask's
 //!   (frames 0, 2, 4, ...), but a press after a pause may fall on any frame: a tuck or spin
 //!   can be made on whichever row the piece passes. This is BetaTetris's rule (its tap tables
 //!   ask that taps be at least 2 frames apart, and its tucks may start on any frame after

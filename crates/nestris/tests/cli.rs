@@ -122,6 +122,16 @@ fn bench_rejects_bad_options() {
     let (code, _, err) = nestris(&["bench", "--games", "1", "--hz", "25"]);
     assert_ne!(code, 0);
     assert!(err.contains("bad tap speed"), "{err}");
+    let (code, _, err) = nestris(&["bench", "--games", "1", "--hz", "30-spaced-spaced"]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("bad tap speed") && err.contains("-spaced"),
+        "{err}"
+    );
+    // BetaTetris's spaced presses are an option of their own; the field's format keeps the mask.
+    let (code, _, err) = nestris(&["bench", "--format", "field", "--hz", "30-spaced"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--format field fixes --hz 30"), "{err}");
     let dir = scratch("weights");
     let w = dir.join("bad.toml");
     std::fs::write(&w, "[weights]\nholez = 3\n").unwrap();

@@ -212,6 +212,30 @@ fn best_answers_from_a_position() {
     ]))
     .expect("json");
     assert_eq!(flags["placements"], json["placements"]);
+    // BetaTetris's tap rule (`-spaced`) is read by `best` too; on this clean board at level
+    // 18 it reaches what the mask reaches, so the best placements are the same.
+    let spaced: serde_json::Value = serde_json::from_str(&stdout(&[
+        "best",
+        "--board",
+        bits,
+        "--piece",
+        "I",
+        "--next",
+        "T",
+        "--level",
+        "18",
+        "--lines",
+        "24",
+        "--score",
+        "52000",
+        "--top",
+        "3",
+        "--hz",
+        "30-spaced",
+        "--json",
+    ]))
+    .expect("json");
+    assert_eq!(spaced["placements"], json["placements"]);
     // Rate the third: its rank and the value lost.
     let third = &placements[2];
     let lock = format!(
