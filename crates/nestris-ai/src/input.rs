@@ -4,8 +4,9 @@
 //!   input timeline. Presses fall only on the mask's frames, counted from the piece's first
 //!   frame, so at one row a frame (level 29) a piece can be shifted on every other row only.
 //! - **Spaced presses** (`30-spaced`, or a mask with `-spaced`): a new press at least the
-//!   mask's gap (its fewest frames between presses) after the last one began, on any frame. The fastest sequence is the mask's
-//!   (frames 0, 2, 4, ...), but a press after a pause may fall on any frame: a tuck or spin
+//!   mask's gap (its fewest frames between presses) after the last one began, on any frame.
+//!   The fastest sequence is the mask's (frames 0, 2, 4, ...), but a press after a pause may
+//!   fall on any frame: a tuck or spin
 //!   can be made on whichever row the piece passes. This is BetaTetris's rule (its tap tables
 //!   ask that taps be at least 2 frames apart, and its tucks may start on any frame after
 //!   them), the agent whose published results are the field's format. Measured in
@@ -16,8 +17,8 @@ use std::str::FromStr;
 
 /// A repeating mask of frames on which a new press may start (`true`). Between presses each
 /// button is released for at least one frame, so `X.` (30 Hz) is the fastest possible.
-/// With [`InputModel::spaced`], the mask's frames only give the fastest sequence and its
-/// period; a press may come on any frame at least a period after the last.
+/// With [`InputModel::spaced`], the mask's frames only give the fastest sequence and its gap
+/// ([`InputModel::press_gap`]); a press may come on any frame at least a gap after the last.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct InputModel {
     mask: Vec<bool>,
@@ -26,7 +27,7 @@ pub struct InputModel {
 
 /// An input-model string that is neither a known rate nor a frame mask.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad tap speed {0:?}: expected 30, 20, 15, 12 or 10 (Hz), or a frame mask of 'X' and '.' starting with 'X' with no two X in a row, such as X. or X.., either followed by -spaced (presses at least that far apart, on any frame), such as 30-spaced")]
+#[error("bad tap speed {0:?}: expected 30, 20, 15, 12 or 10 (Hz), or a frame mask of 'X' and '.' starting with 'X' with no two X in a row, such as X. or X.., either followed by -spaced (presses at least that far apart, on any frame; at most 8 frames apart), such as 30-spaced")]
 pub struct InputModelError(pub String);
 
 impl InputModel {
@@ -46,12 +47,19 @@ impl InputModel {
         })
     }
 
+    /// The most frames between spaced presses the search keeps as state.
+    pub const MAX_SPACED_GAP: usize = 8;
+
     /// The same speed with presses spaced rather than on the mask's frames: a new press may
-    /// start on any frame at least [`InputModel::period`] frames after the last one began
-    /// (BetaTetris's rule; the module's notes).
-    pub fn spaced(mut self) -> InputModel {
+    /// start on any frame at least [`InputModel::press_gap`] frames after the last one began
+    /// (BetaTetris's rule; the module's notes). A gap over [`InputModel::MAX_SPACED_GAP`]
+    /// (slower than 7.5 Hz) is refused.
+    pub fn spaced(mut self) -> Result<InputModel, InputModelError> {
+        if self.press_gap() > Self::MAX_SPACED_GAP {
+            return Err(InputModelError(format!("{}{SPACED}", self.mask_string())));
+        }
         self.spaced = true;
-        self
+        Ok(self)
     }
 
     /// Whether presses are spaced ([`InputModel::spaced`]) rather than on the mask's frames.
@@ -122,7 +130,7 @@ impl FromStr for InputModel {
                 .parse::<InputModel>()
                 .ok()
                 .filter(|m| !m.spaced)
-                .map(InputModel::spaced)
+                .and_then(|m| m.spaced().ok())
                 .ok_or_else(|| InputModelError(s.to_string()));
         }
         if let Ok(hz) = t
@@ -175,9 +183,16 @@ mod tests {
         assert_eq!(spaced.mask_string().parse::<InputModel>().unwrap(), spaced);
         assert_eq!(
             "X..-spaced".parse::<InputModel>().unwrap(),
-            InputModel::hz(20).unwrap().spaced()
+            InputModel::hz(20).unwrap().spaced().unwrap()
         );
-        for bad in ["-spaced", "30-spaced-spaced", "XX-spaced", "30 spaced"] {
+        assert!("X.......-spaced".parse::<InputModel>().is_ok());
+        for bad in [
+            "-spaced",
+            "30-spaced-spaced",
+            "XX-spaced",
+            "30 spaced",
+            "X........-spaced",
+        ] {
             let err = bad.parse::<InputModel>().unwrap_err();
             assert!(err.to_string().contains("-spaced"), "{bad}: {err}");
         }

@@ -302,8 +302,13 @@ impl Search {
         let drops = timing.drop_frames(max_frames);
         // Spaced presses: a press starts a wait of `gap - 1` frames before the next may; the
         // wait is part of the state (a node per position and wait).
+        const MAX_GAP: usize = InputModel::MAX_SPACED_GAP;
         let gap = if input.is_spaced() {
-            input.press_gap().clamp(1, 8) as u8
+            debug_assert!(
+                input.press_gap() <= MAX_GAP,
+                "InputModel::spaced refuses more"
+            );
+            input.press_gap().clamp(1, MAX_GAP) as u8
         } else {
             1
         };
@@ -333,7 +338,7 @@ impl Search {
             let mut next: Vec<Node> = Vec::with_capacity(layers[t].len() * 2);
             let mut next_edges = Vec::new();
             let mut next_locks = Vec::new();
-            let mut index = [u16::MAX; 19 * 16 * 8];
+            let mut index = [u16::MAX; 19 * 16 * MAX_GAP];
             for (pi, n) in layers[t].iter().enumerate() {
                 let allow = mask_allows && n.cool == 0;
                 for &inp in press_options(n.o, allow) {
@@ -370,7 +375,7 @@ impl Search {
                     } else {
                         n.cool.saturating_sub(1)
                     };
-                    let key = (no as usize * 16 + nx as usize) * 8 + cool as usize;
+                    let key = (no as usize * 16 + nx as usize) * MAX_GAP + cool as usize;
                     let ci = if index[key] == u16::MAX {
                         index[key] = next.len() as u16;
                         next.push(Node {
