@@ -312,6 +312,9 @@ impl Search {
         } else {
             1
         };
+        // Node keys within a layer: position, then the wait (`gap` of them).
+        let stride = gap as usize;
+        let mut index = [u16::MAX; 19 * 16 * MAX_GAP];
         let mut layers: Vec<Vec<Node>> = vec![vec![Node {
             x,
             o,
@@ -338,7 +341,9 @@ impl Search {
             let mut next: Vec<Node> = Vec::with_capacity(layers[t].len() * 2);
             let mut next_edges = Vec::new();
             let mut next_locks = Vec::new();
-            let mut index = [u16::MAX; 19 * 16 * MAX_GAP];
+            // Only the keys of this search's gap are used (one wait with a mask), so only they
+            // are cleared: the default search clears what it did before spaced presses.
+            index[..19 * 16 * stride].fill(u16::MAX);
             for (pi, n) in layers[t].iter().enumerate() {
                 let allow = mask_allows && n.cool == 0;
                 for &inp in press_options(n.o, allow) {
@@ -375,7 +380,7 @@ impl Search {
                     } else {
                         n.cool.saturating_sub(1)
                     };
-                    let key = (no as usize * 16 + nx as usize) * MAX_GAP + cool as usize;
+                    let key = (no as usize * 16 + nx as usize) * stride + cool as usize;
                     let ci = if index[key] == u16::MAX {
                         index[key] = next.len() as u16;
                         next.push(Node {
