@@ -117,6 +117,18 @@ fn fork_level(start: &Weights, slots: &[String], start_level: u8) -> Option<u8> 
     (fork > start_level).then_some(fork)
 }
 
+/// The playouts of the default search ([`AiOptions::playouts_label`] with no option given).
+fn default_playouts_label() -> String {
+    #[derive(clap::Parser)]
+    struct Defaults {
+        #[command(flatten)]
+        ai: AiOptions,
+    }
+    <Defaults as clap::Parser>::parse_from(["tune"])
+        .ai
+        .playouts_label()
+}
+
 /// The games of generation `generation` from the saved positions of `--continue`: the
 /// --games positions after the first `generation` x --games, wrapping round.
 fn continued(
@@ -277,6 +289,13 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<ExitCode> {
     if args.topout_cost != 0.0 {
         // Only when set, so that state files made before the option still resume.
         context.push_str(&format!(" topout_cost {}", args.topout_cost));
+    }
+    let playouts = args.ai.playouts_label();
+    if playouts != default_playouts_label() {
+        // Only when they differ from the defaults, so that state files made before the
+        // playouts were part of the context still resume (those were made with the defaults
+        // of their time); a run resumed with other playouts is refused.
+        context.push_str(&format!(" playouts {playouts}"));
     }
     if let Some(dir) = &args.continue_from {
         context.push_str(&format!(

@@ -620,6 +620,14 @@ fn tune_resumes_and_refuses_bad_input() {
     assert_ne!(code, 0);
     assert!(err.contains("other options"), "{err}");
     assert_eq!(std::fs::read_to_string(&state).unwrap(), before);
+    // Other playouts than the state file's (the search the candidates were measured with).
+    let (code, _, err) = run(&with(&["--generations", "3", "--rollouts-killscreen", "8"]));
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("other options") && err.contains("playouts 8 locks x 8 x 6 pieces"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&state).unwrap(), before);
     // A damaged state file.
     std::fs::write(&state, "version = 1\npopulation = \"x\"\n").unwrap();
     let (code, _, err) = run(&with(&["--generations", "3"]));
