@@ -105,7 +105,7 @@ fn ai_games_replay_exactly() {
     let mut g = Game::start(start);
     let mut ai = Ai::new(AiConfig::default());
     let mut inputs = Vec::new();
-    for _ in 0..20_000 {
+    for _ in 0..6000 {
         let i = ai.next_input(&g);
         inputs.push(i);
         g.step(i);
@@ -167,7 +167,7 @@ fn plays_from_a_snapshot_past_level_29() {
     s.level = 35;
     let mut g = Game::resume(&s).unwrap();
     let mut ai = Ai::new(AiConfig::default());
-    let pieces = play_counting_pieces(&mut g, &mut ai, 3000);
+    let pieces = play_counting_pieces(&mut g, &mut ai, 1200);
     assert!(pieces >= 20, "only {pieces} pieces at level 35");
 }
 
@@ -179,7 +179,7 @@ fn plans_hold_under_the_double_killscreen() {
     let mut g = Game::start(StartConfig::from_seed(3, 39, GameType::A, 0));
     g.set_double_killscreen(true);
     let mut ai = Ai::new(AiConfig::default());
-    let pieces = play_counting_pieces(&mut g, &mut ai, 20_000);
+    let pieces = play_counting_pieces(&mut g, &mut ai, 1500);
     assert!(g.lines_value() >= 5, "{} lines", g.lines_value());
     // One decision per piece: a replan would add one.
     assert_eq!(ai.decision_count(), pieces);
@@ -215,8 +215,8 @@ fn playouts_are_deterministic_and_change_decisions() {
     for (level, double) in [(29u8, false), (39, true)] {
         let mut g = Game::start(StartConfig::from_seed(11, level, GameType::A, 0));
         g.set_double_killscreen(double);
-        let (a, ga) = inputs_of(g, &mut Ai::new(cfg.clone()), 4000);
-        let (b, _) = inputs_of(g, &mut Ai::new(cfg.clone()), 4000);
+        let (a, ga) = inputs_of(g, &mut Ai::new(cfg.clone()), 2000);
+        let (b, _) = inputs_of(g, &mut Ai::new(cfg.clone()), 2000);
         assert_eq!(a, b, "level {level}: playouts are not deterministic");
         assert!(
             ga.lines_value() >= 5,
@@ -227,7 +227,7 @@ fn playouts_are_deterministic_and_change_decisions() {
             rollout_locks: 0,
             ..cfg.clone()
         };
-        let (c, _) = inputs_of(g, &mut Ai::new(off), 4000);
+        let (c, _) = inputs_of(g, &mut Ai::new(off), 2000);
         assert_ne!(a, c, "level {level}: playouts changed no decision");
     }
 }
@@ -251,7 +251,7 @@ fn each_band_has_its_own_playout_count_and_depth() {
     let play = |level: u8, double: bool, c: AiConfig| {
         let mut g = Game::start(StartConfig::from_seed(11, level, GameType::A, 0));
         g.set_double_killscreen(double);
-        inputs_of(g, &mut Ai::new(c), 2000).0
+        inputs_of(g, &mut Ai::new(c), 600).0
     };
     for (level, double) in [(29u8, true), (39, false), (39, true)] {
         let base = play(level, double, cfg([2, 2, 2, 3, 3]));
