@@ -222,18 +222,10 @@ fn verify_never_takes_the_double_killscreen() {
 fn bench_field_format_names_the_double_killscreen() {
     // A stack 17 rows tall at level 18 (no row full): the one game ends at once, and the
     // report still names the format it ran.
-    let dir = scratch("field-format");
-    let position = dir.join("tall.txt");
-    let mut text = String::from("level 18\nlines 0\nscore 0\npiece T\nnext I\nboard\n");
-    for row in 0..20 {
-        let hole = (row * 3) % 10;
-        let line: String = (0..10)
-            .map(|c| if row < 3 || c == hole { '.' } else { '#' })
-            .collect();
-        text.push_str(&line);
-        text.push('\n');
-    }
-    std::fs::write(&position, text).unwrap();
+    let position = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/positions/tall-17-rows.txt"
+    );
     let (code, out, err) = nestris(&[
         "bench",
         "--format",
@@ -243,7 +235,7 @@ fn bench_field_format_names_the_double_killscreen() {
         "--seed",
         "2",
         "--position",
-        position.to_str().unwrap(),
+        position,
     ]);
     assert_eq!(code, 0, "{err}");
     let line = out
@@ -256,7 +248,11 @@ fn bench_field_format_names_the_double_killscreen() {
             && line.contains("double killscreen from level 39 (departure from the original)"),
         "{line}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("lines ") && l.contains("mean 0.0")),
+        "the game from the 17-row stack should end at once: {out}"
+    );
 }
 
 #[test]
