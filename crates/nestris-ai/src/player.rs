@@ -99,7 +99,9 @@
 //!   decision is blind and 32 sequences a next piece are played
 //!   ([`AiConfig::rollouts_double_killscreen`], row 16): paired with 16 from the positions
 //!   at 330 lines, +8,736 +- 8,728 on seed 7000's 256 and +10,092 +- 6,780 on seed 1's 381,
-//!   at twice the time of those decisions (README, ablation row 16). Playouts in place of the third
+//!   at twice the time of those decisions (README, ablation row 16); 64 since row 33,
+//!   +16,330 +- 7,856 on row 28's 959 games from 326 lines at about twice the time again
+//!   (114 ms median from level 39). Playouts in place of the third
 //!   ply once the preview is seen lost a third of the pre-19 score (six greedy pieces do not
 //!   keep a Tetris stack), so they are only used blind.
 //!   A playout's first two pieces are placed by two plies (each piece's best 4 placements
@@ -279,7 +281,9 @@ pub struct AiConfig {
     /// Playouts per lock and possible next piece where the piece falls two rows a frame (the
     /// double killscreen, a departure, from level 39 when the game has it on), in place of
     /// [`AiConfig::rollouts`]: every decision there is blind, and its playouts decide more of
-    /// the game than anywhere else (32, twice the count elsewhere, since row 16).
+    /// the game than anywhere else (32, twice the count elsewhere, since row 16; 64 since
+    /// row 33: on row 28's 959 games alive at 326 lines, paired with 32, +16,330 ± 7,856 a
+    /// game, `results/dks-rollouts64/`).
     pub rollouts_double_killscreen: usize,
     /// Pieces placed in each playout after the current one, the next piece first. Each is
     /// placed at its best one-piece cost; a playout is worth the move costs on its way plus
@@ -390,7 +394,7 @@ impl Default for AiConfig {
             rollout_locks: 8,
             rollouts: 16,
             rollouts_killscreen: Some(32),
-            rollouts_double_killscreen: 32,
+            rollouts_double_killscreen: 64,
             rollout_depth: 6,
             rollout_depth_double_killscreen: 6,
             rollout_death: 100_000.0,
